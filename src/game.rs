@@ -1,0 +1,307 @@
+//! The one seam every game plugs into: the [`Game`] trait, its outcome and setup types, the
+//! seed streams, and the trace hook used by `sololab play`.
+//!
+//! A game, seen from the player, is a single-agent stochastic decision process: the rules' own
+//! opponent and every die roll and card draw run inside [`Game::apply`], up to the next decision
+//! of the player. Chance always comes from the generator passed in, never from one stored in the
+//! state, so a search can simulate futures with its own generator (DESIGN.md, "The Game trait").
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use rand::SeedableRng;
+
+/// The generator every game, policy and search draws from: PCG 128-bit MCG with 64-bit output
+/// (16 bytes of state, fast to copy).
+pub type GameRng = rand_pcg::Pcg64Mcg;
+
+/// How a finished game ended.
+///
+/// `Lost` carries the index of its cause in [`Game::loss_causes`] (`0..loss_causes().len()`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// The player won.
+    Won,
+    /// The player lost; the value indexes [`Game::loss_causes`].
+    Lost(u8),
+}
+
+impl Outcome {
+    /// `true` for [`Outcome::Won`].
+    pub const fn is_win(self) -> bool {
+        matches!(self, Outcome::Won)
+    }
+}
+
+/// A value of one setup axis, as read from an experiment file or `--set KEY=VALUE`.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum AxisValue {
+    /// A whole number (`ruins = 2`).
+    Int(i64),
+    /// A switch (`extra_turn = true`).
+    Bool(bool),
+    /// A name (`mech_a = "Wukong"`, `maps = "random"`).
+    Name(String),
+}
+
+impl fmt::Display for AxisValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AxisValue::Int(v) => write!(f, "{v}"),
+            AxisValue::Bool(v) => write!(f, "{v}"),
+            AxisValue::Name(v) => write!(f, "{v}"),
+        }
+    }
+}
+
+/// What values an axis accepts; used to validate experiment files and to list axes.
+#[derive(Clone, Debug)]
+pub enum AxisKind {
+    /// Whole numbers in `min..=max`.
+    Int { min: i64, max: i64 },
+    /// `true` or `false`.
+    Bool,
+    /// One of a set of names, listed by the game (content-dependent, so given as prose).
+    Name,
+}
+
+/// One setup option a game offers to experiments (a sweep axis or a fixed `[setup]` value).
+#[derive(Clone, Debug)]
+pub struct Axis {
+    /// The key used in `[setup]`, `[sweep]` and `--set` (e.g. `ruins`).
+    pub name: &'static str,
+    /// What values it takes.
+    pub kind: AxisKind,
+    /// The value used when an experiment does not name the axis.
+    pub default: &'static str,
+    /// One line for `sololab list axes GAME`, with the rulebook section it comes from.
+    pub doc: &'static str,
+}
+
+/// The setup values of one experiment cell: axis name to value. Axes that are absent take
+/// their default.
+pub type SetupValues = BTreeMap<String, AxisValue>;
+
+/// An error from resolving setup values or loading content: says what and where, in one line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetupError(pub String);
+
+impl fmt::Display for SetupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+/// An error from reading a position: the 1-based line and what was wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionError {
+    /// 1-based line number in the position text (0 when the error is not tied to a line).
+    pub line: usize,
+    /// What was wrong.
+    pub message: String,
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// How an action relates to the ones around it, for policies that plan several atomic actions
+/// as one choice (greedy plans a mech's move and attack together; issue 3).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PlanStep {
+    /// A choice that stands alone (deploy, end the player actions, ...).
+    Single,
+    /// An action that opens a plan for actor `u8` and leaves it able to act again (a move).
+    Prefix(u8),
+    /// An action that completes a plan for actor `u8` (an attack).
+    Finish(u8),
+}
+
+/// Receives the readable event trace from [`Game::apply_traced`]. The hot path uses
+/// [`NoTrace`], whose `ON = false` lets the compiler remove every trace call.
+pub trait Tracer {
+    /// Whether events are recorded at all.
+    const ON: bool;
+    /// Records one event line; `f` is only called when `ON`.
+    fn event(&mut self, f: impl FnOnce() -> String);
+}
+
+/// A tracer that records nothing (the default for simulation).
+pub struct NoTrace;
+
+impl Tracer for NoTrace {
+    const ON: bool = false;
+    #[inline(always)]
+    fn event(&mut self, _f: impl FnOnce() -> String) {}
+}
+
+/// A tracer that collects event lines, for `sololab play` and tests.
+#[derive(Default, Debug)]
+pub struct VecTrace(pub Vec<String>);
+
+impl Tracer for VecTrace {
+    const ON: bool = true;
+    fn event(&mut self, f: impl FnOnce() -> String) {
+        self.0.push(f());
+    }
+}
+
+/// A game the lab can play: a small `Copy` state driven by player actions, with the rules' own
+/// opponent and all chance inside [`Game::apply`].
+///
+/// Invariants every implementation keeps (checked by the conformance suite in
+/// `tests/conformance.rs`):
+/// - [`legal_actions`](Game::legal_actions) is non-empty exactly when
+///   [`outcome`](Game::outcome) is `None`, and lists actions in a fixed, documented order;
+/// - a game reaches an outcome within [`MAX_DECISIONS`](Game::MAX_DECISIONS) player decisions;
+/// - `from_position(to_position(s)) == s`.
+pub trait Game: Copy + Send + Sync + PartialEq + fmt::Debug + fmt::Display + 'static {
+    /// One player decision (small, `Copy`).
+    type Action: Copy + Eq + fmt::Debug + Send + Sync;
+    /// A resolved setup (from one experiment cell), validated once before any game is played.
+    type Setup: Clone + fmt::Debug + Send + Sync;
+
+    /// The name users type (`rift`).
+    const NAME: &'static str;
+    /// The most player decisions one game can take; a playout that exceeds it is a bug.
+    const MAX_DECISIONS: u32;
+
+    /// The setup axes this game offers to experiments.
+    fn axes() -> &'static [Axis];
+    /// Resolves the values of one cell (absent axes take defaults).
+    ///
+    /// # Errors
+    /// A one-line [`SetupError`] naming the axis and the valid values.
+    fn resolve_setup(values: &SetupValues) -> Result<Self::Setup, SetupError>;
+    /// The valid values of a name axis (for error messages and `list axes`); empty otherwise.
+    fn axis_names(setup: &Self::Setup, axis: &str) -> Vec<String>;
+
+    /// Deals, shuffles and places a new game; every draw comes from `rng` (the setup stream).
+    fn new_game(setup: &Self::Setup, rng: &mut GameRng) -> Self;
+    /// Writes the legal actions into `out` (cleared first), in a fixed order. Does not allocate
+    /// when `out` has capacity.
+    fn legal_actions(&self, out: &mut Vec<Self::Action>);
+    /// Plays `action` and runs the game (rules' AI, dice, draws from `rng`) up to the next
+    /// player decision or the end, reporting events to `trace`.
+    ///
+    /// # Panics
+    /// May panic if `action` is not legal.
+    fn apply_traced<T: Tracer>(&mut self, action: Self::Action, rng: &mut GameRng, trace: &mut T);
+    /// [`apply_traced`](Game::apply_traced) without a trace.
+    #[inline]
+    fn apply(&mut self, action: Self::Action, rng: &mut GameRng) {
+        self.apply_traced(action, rng, &mut NoTrace);
+    }
+    /// `None` while the game goes on.
+    fn outcome(&self) -> Option<Outcome>;
+    /// The names of the loss causes, indexed by [`Outcome::Lost`] (`snake_case`, used in
+    /// report columns `lost_<cause>`).
+    fn loss_causes() -> &'static [&'static str];
+
+    /// Names of the heuristic features (for greedy weights and the MCTS cut-off score).
+    fn feature_names() -> &'static [&'static str];
+    /// Writes the features into `out` (`out.len() == feature_names().len()`).
+    fn features(&self, out: &mut [f64]);
+    /// Names of the end-of-game metrics reported as means (with units in the name).
+    fn metric_names() -> &'static [&'static str];
+    /// Writes the metrics of a finished game into `out` (integers, so sums never depend on order).
+    fn metrics(&self, out: &mut [i64]);
+    /// Turns played so far (for `mean_turns`).
+    fn turns(&self) -> u32;
+
+    /// Re-samples what the player cannot know (deck orders). Games without hidden information
+    /// leave the state as it is.
+    fn determinize(&mut self, _rng: &mut GameRng) {}
+    /// How `action` relates to its neighbours for planning policies.
+    fn plan_step(&self, _action: Self::Action) -> PlanStep {
+        PlanStep::Single
+    }
+    /// A readable text of `action` in this state (e.g. `mech A moves to (3,2)`).
+    fn action_text(&self, action: Self::Action) -> String;
+    /// The position text of this state (loads back with [`from_position`](Game::from_position)).
+    fn to_position(&self) -> String;
+    /// Reads a position.
+    ///
+    /// # Errors
+    /// A [`PositionError`] with the 1-based line and what was wrong.
+    fn from_position(text: &str) -> Result<Self, PositionError>;
+}
+
+/// The three independent random streams of one game (DESIGN.md, "Seeds and reproducibility").
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[repr(u64)]
+pub enum Stream {
+    /// Deals, map and monster draws at setup.
+    Setup = 1,
+    /// Dice and draws during play.
+    Chance = 2,
+    /// The policy's own randomness (tie-breaks, search).
+    Policy = 3,
+}
+
+/// SplitMix64's finalizer: a bijective 64-bit mix.
+#[inline]
+pub const fn mix64(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The seed of game `index` of an experiment with seed `experiment_seed`, for `stream`: a
+/// counter-based mix, so game i of every cell gets the same seeds (common random numbers) and
+/// no seed depends on any other game.
+#[inline]
+pub const fn game_seed(experiment_seed: u64, index: u64, stream: Stream) -> u64 {
+    mix64(
+        mix64(experiment_seed ^ 0x5eed_1ab0_0000_0000)
+            .wrapping_add(mix64(index.wrapping_add(0x9e37_79b9_7f4a_7c15)))
+            .wrapping_add((stream as u64).wrapping_mul(0xd6e8_feb8_6659_fd93)),
+    )
+}
+
+/// A generator for game `index`'s `stream`.
+pub fn stream_rng(experiment_seed: u64, index: u64, stream: Stream) -> GameRng {
+    GameRng::seed_from_u64(game_seed(experiment_seed, index, stream))
+}
+
+/// Draws a uniform integer in `0..n` (`n >= 1`) with Lemire's multiply-shift (a tiny bias of at
+/// most `n / 2^64`, irrelevant here); fast and stable across crate versions.
+///
+/// # Panics
+/// Debug builds panic when `n == 0`.
+#[inline]
+pub fn below(rng: &mut GameRng, n: u32) -> u32 {
+    use rand::Rng;
+    debug_assert!(n > 0);
+    ((rng.next_u64() >> 32).wrapping_mul(n as u64) >> 32) as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seeds_differ_by_stream_and_index_but_not_by_call() {
+        let a = game_seed(1, 0, Stream::Chance);
+        assert_eq!(a, game_seed(1, 0, Stream::Chance));
+        assert_ne!(a, game_seed(1, 0, Stream::Setup));
+        assert_ne!(a, game_seed(1, 1, Stream::Chance));
+        assert_ne!(a, game_seed(2, 0, Stream::Chance));
+    }
+
+    #[test]
+    fn below_stays_in_range_and_covers_it() {
+        let mut rng = stream_rng(7, 0, Stream::Chance);
+        let mut seen = [0u32; 6];
+        for _ in 0..6000 {
+            seen[below(&mut rng, 6) as usize] += 1;
+        }
+        assert!(seen.iter().all(|&c| c > 800 && c < 1200), "{seen:?}");
+    }
+}

@@ -1,0 +1,1 @@
+//! The lab: experiment files, sweep expansion, the parallel runner, statistics and reports.
