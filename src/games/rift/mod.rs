@@ -1,7 +1,625 @@
 //! Bury Me in the Rift (rulebook: `../shared/rules/bury-me-in-the-rift.txt`): two mechs defend
 //! buildings against monsters that move and aim by the monster die, the compass and the seek
 //! arrow.
+//!
+//! - [`state`]: the `Copy` game state; [`board`]: the 6-column grid and bitboards;
+//! - [`rules`]: damage, pushes, statuses, the turn's steps; [`ai`]: monster move + aim, detect;
+//! - [`actions`]: the player's decisions; [`position`]: the text position format;
+//! - [`content`] and [`content_file`]: the cards as data (`content/rift.toml`, `CONTENT.md`).
 
+pub mod actions;
+pub mod ai;
 pub mod board;
 pub mod content;
 pub mod content_file;
+pub mod position;
+pub mod rules;
+pub mod state;
+
+use std::fmt;
+
+pub use actions::RiftAction;
+pub use state::Rift;
+
+use board::{NO_TILE, bit, tiles};
+use content::{Content, Finale, Goal, Slot};
+use state::{Mech, Monster, Phase, Tally, side_tile, st};
+
+use crate::game::{
+    Axis, AxisKind, AxisValue, Game, GameRng, Outcome, PlanStep, PositionError, SetupError,
+    SetupValues, Tracer, below,
+};
+
+/// Loss causes, indexed by [`state::cause`].
+pub const LOSS_CAUSES: [&str; 2] = ["mechs_destroyed", "ruins_exhausted"];
+
+/// Status tokens of each kind (rock/smoke, fire/frozen, shield/acid): 9 tokens in all, assumed 3
+/// of each kind (CONTENT.md, "Status token pairings").
+pub const TOKENS_PER_KIND: u32 = 3;
+
+/// Ruin tokens in the box (Components: 3).
+pub const MAX_RUINS: u8 = 3;
+
+/// A name choice in a setup: a fixed content index or random.
+pub type Pick = Option<u8>;
+
+/// A resolved single-game setup (from an experiment cell or `--set` values).
+#[derive(Clone, Debug)]
+pub struct RiftSetup {
+    /// The content.
+    pub content: &'static Content,
+    /// Which game of the campaign card (0-based): sets objectives, starting and Alpha monsters,
+    /// finale.
+    pub game: u8,
+    /// Ruin tokens in the supply (1-3; Adjusting Difficulty).
+    pub ruins: u8,
+    /// Skip Time passes on the first turn (Adjusting Difficulty).
+    pub extra_turn: bool,
+    /// In the finale, activate the moon icons on both map cards (Adjusting Difficulty).
+    pub both_moons: bool,
+    /// Left and right map cards.
+    pub maps: [Pick; 2],
+    /// The three monster cards.
+    pub monsters: [Pick; 3],
+    /// Mech cards A and B.
+    pub mechs: [Pick; 2],
+    /// Pilots A and B; `None` random; `Some(u8::MAX)` the mech's own pilot.
+    pub pilots: [Pick; 2],
+    /// Upgrade rows revealed: mech A, pilot A, mech B, pilot B (0-3 each).
+    pub upgrades: [u8; 4],
+    /// Starting monsters (default: the campaign card).
+    pub starting_monsters: Option<u8>,
+    /// Alpha limit (default: the campaign card).
+    pub alphas: Option<u8>,
+    /// Objectives as the campaign card says (`true`) or none (`false`).
+    pub objectives: bool,
+    /// The finale's moon effects (default: the campaign card).
+    pub finale: Option<bool>,
+    /// Ruin tokens lost before this game (campaign); they are not in the supply.
+    pub ruins_lost: u8,
+}
+
+/// The pilot pick meaning "the mech's own pilot".
+pub const OWN_PILOT: u8 = u8::MAX;
+
+static AXES: [Axis; 16] = [
+    Axis { name: "content", kind: AxisKind::Name, default: "builtin", doc: "content file: builtin or a path (CONTENT.md)" },
+    Axis { name: "game", kind: AxisKind::Int { min: 1, max: 9 }, default: "1", doc: "which game of the campaign card (Campaign): objectives, starting and Alpha monsters, finale" },
+    Axis { name: "ruins", kind: AxisKind::Int { min: 1, max: 3 }, default: "3", doc: "ruin tokens in the supply (Adjusting Difficulty)" },
+    Axis { name: "extra_turn", kind: AxisKind::Bool, default: "false", doc: "skip Time passes on the first turn (Adjusting Difficulty)" },
+    Axis { name: "both_moons", kind: AxisKind::Bool, default: "false", doc: "finale: activate the moon icons on both map cards (Adjusting Difficulty)" },
+    Axis { name: "maps", kind: AxisKind::Name, default: "random", doc: "map cards: random, or LEFT,RIGHT by name (Setup 1)" },
+    Axis { name: "monsters", kind: AxisKind::Name, default: "random", doc: "monster cards: random, or three names (Setup 4)" },
+    Axis { name: "mech_a", kind: AxisKind::Name, default: "random", doc: "mech A: random or a name (Setup 2)" },
+    Axis { name: "pilot_a", kind: AxisKind::Name, default: "own", doc: "pilot A: own (the mech's starting pilot), random or a name (Setup 2)" },
+    Axis { name: "mech_b", kind: AxisKind::Name, default: "random", doc: "mech B: random or a name (Setup 3)" },
+    Axis { name: "pilot_b", kind: AxisKind::Name, default: "own", doc: "pilot B: own, random or a name (Setup 3)" },
+    Axis { name: "upgrades", kind: AxisKind::Name, default: "0,0,0,0", doc: "upgrade rows revealed: mechA,pilotA,mechB,pilotB (0-3 each; Campaign)" },
+    Axis { name: "starting_monsters", kind: AxisKind::Int { min: 1, max: 4 }, default: "campaign card", doc: "monsters placed at setup (Setup; Campaign)" },
+    Axis { name: "alphas", kind: AxisKind::Int { min: 0, max: 4 }, default: "campaign card", doc: "Alpha limit (Campaign; FAQ Detect and Spawn)" },
+    Axis { name: "objectives", kind: AxisKind::Bool, default: "true", doc: "objective cards as the campaign card says (false: none) (Campaign)" },
+    Axis { name: "finale", kind: AxisKind::Bool, default: "campaign card", doc: "the finale's moon effects (FAQ, Finale effects)" },
+];
+
+fn setup_err(axis: &str, msg: String) -> SetupError {
+    SetupError(format!("setup '{axis}': {msg}"))
+}
+
+fn get_int(v: &SetupValues, axis: &str, min: i64, max: i64) -> Result<Option<i64>, SetupError> {
+    match v.get(axis) {
+        None => Ok(None),
+        Some(AxisValue::Int(n)) if (min..=max).contains(n) => Ok(Some(*n)),
+        Some(other) => Err(setup_err(axis, format!("{other} is not a whole number in {min}..={max}"))),
+    }
+}
+
+fn get_bool(v: &SetupValues, axis: &str) -> Result<Option<bool>, SetupError> {
+    match v.get(axis) {
+        None => Ok(None),
+        Some(AxisValue::Bool(b)) => Ok(Some(*b)),
+        Some(other) => Err(setup_err(axis, format!("{other} is not true or false"))),
+    }
+}
+
+fn get_name<'a>(v: &'a SetupValues, axis: &str, default: &'a str) -> Result<&'a str, SetupError> {
+    match v.get(axis) {
+        None => Ok(default),
+        Some(AxisValue::Name(s)) => Ok(s.as_str()),
+        Some(other) => Err(setup_err(axis, format!("{other} is not a name"))),
+    }
+}
+
+fn pick(
+    axis: &str,
+    name: &str,
+    find: impl Fn(&str) -> Option<u8>,
+    all: &[String],
+) -> Result<Pick, SetupError> {
+    if name.eq_ignore_ascii_case("random") {
+        return Ok(None);
+    }
+    find(name).map(Some).ok_or_else(|| {
+        setup_err(axis, format!("unknown name '{name}' (valid: random, {})", all.join(", ")))
+    })
+}
+
+impl RiftSetup {
+    /// Resolves setup values against the content they name.
+    ///
+    /// # Errors
+    /// A one-line [`SetupError`] naming the axis, the bad value and the valid ones.
+    pub fn resolve(values: &SetupValues) -> Result<RiftSetup, SetupError> {
+        for k in values.keys() {
+            if !AXES.iter().any(|a| a.name == k) {
+                let names: Vec<&str> = AXES.iter().map(|a| a.name).collect();
+                return Err(SetupError(format!("unknown setup axis '{k}' for rift (valid: {})", names.join(", "))));
+            }
+        }
+        let source = get_name(values, "content", "builtin")?;
+        let content: &'static Content = if source == "builtin" {
+            content::builtin()
+        } else {
+            content_file::load(std::path::Path::new(source))?
+        };
+        let games = content.campaign.len() as i64;
+        let game = get_int(values, "game", 1, games)?.unwrap_or(1) as u8 - 1;
+        let ruins = get_int(values, "ruins", 1, 3)?.unwrap_or(3) as u8;
+        let names = |f: fn(&Content) -> Vec<String>| f(content);
+        let map_names = names(|c| c.maps.iter().map(|m| m.name.clone()).collect());
+        let mon_names = names(|c| c.monsters.iter().map(|m| m.name.clone()).collect());
+        let mech_names = names(|c| c.mechs.iter().map(|m| m.name.clone()).collect());
+        let pilot_names = names(|c| c.pilots.iter().map(|m| m.name.clone()).collect());
+        let list = |axis: &str, n: usize, names: &[String], find: &dyn Fn(&str) -> Option<u8>| -> Result<Vec<Pick>, SetupError> {
+            let s = get_name(values, axis, "random")?;
+            if s.eq_ignore_ascii_case("random") {
+                return Ok(vec![None; n]);
+            }
+            let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+            if parts.len() != n {
+                return Err(setup_err(axis, format!("'{s}' must be random or {n} names separated by commas (valid: {})", names.join(", "))));
+            }
+            let mut out = Vec::new();
+            for p in parts {
+                let got = pick(axis, p, find, names)?;
+                if got.is_some() && out.contains(&got) {
+                    return Err(setup_err(axis, format!("'{p}' is named twice")));
+                }
+                out.push(got);
+            }
+            Ok(out)
+        };
+        let maps = list("maps", 2, &map_names, &|n| content.map_index(n))?;
+        let monsters = list("monsters", 3, &mon_names, &|n| content.monster_index(n))?;
+        let mech_a = pick("mech_a", get_name(values, "mech_a", "random")?, |n| content.mech_index(n), &mech_names)?;
+        let mech_b = pick("mech_b", get_name(values, "mech_b", "random")?, |n| content.mech_index(n), &mech_names)?;
+        if mech_a.is_some() && mech_a == mech_b {
+            return Err(setup_err("mech_b", "mech A and mech B must differ".to_string()));
+        }
+        let pilot = |axis: &str| -> Result<Pick, SetupError> {
+            let s = get_name(values, axis, "own")?;
+            if s.eq_ignore_ascii_case("own") {
+                return Ok(Some(OWN_PILOT));
+            }
+            pick(axis, s, |n| content.pilot_index(n), &pilot_names).map_err(|e| {
+                SetupError(e.0.replace("(valid: random,", "(valid: own, random,"))
+            })
+        };
+        let pilots = [pilot("pilot_a")?, pilot("pilot_b")?];
+        if pilots[0].is_some() && pilots[0] != Some(OWN_PILOT) && pilots[0] == pilots[1] {
+            return Err(setup_err("pilot_b", "pilot A and pilot B must differ".to_string()));
+        }
+        let up = get_name(values, "upgrades", "0,0,0,0")?;
+        let parts: Vec<Option<u8>> = up.split(',').map(|p| p.trim().parse::<u8>().ok().filter(|n| *n <= 3)).collect();
+        if parts.len() != 4 || parts.iter().any(Option::is_none) {
+            return Err(setup_err("upgrades", format!("'{up}' must be four numbers 0-3: mechA,pilotA,mechB,pilotB")));
+        }
+        let upgrades = [parts[0].unwrap_or(0), parts[1].unwrap_or(0), parts[2].unwrap_or(0), parts[3].unwrap_or(0)];
+        Ok(RiftSetup {
+            content,
+            game,
+            ruins,
+            extra_turn: get_bool(values, "extra_turn")?.unwrap_or(false),
+            both_moons: get_bool(values, "both_moons")?.unwrap_or(false),
+            maps: [maps[0], maps[1]],
+            monsters: [monsters[0], monsters[1], monsters[2]],
+            mechs: [mech_a, mech_b],
+            pilots,
+            upgrades,
+            starting_monsters: get_int(values, "starting_monsters", 1, 4)?.map(|n| n as u8),
+            alphas: get_int(values, "alphas", 0, 4)?.map(|n| n as u8),
+            objectives: get_bool(values, "objectives")?.unwrap_or(true),
+            finale: get_bool(values, "finale")?,
+            ruins_lost: 0,
+        })
+    }
+
+    /// The default setup: builtin content, game 1, 3 ruins, everything random.
+    pub fn default_setup() -> RiftSetup {
+        RiftSetup::resolve(&SetupValues::new()).expect("the default setup resolves")
+    }
+}
+
+/// Draws `n` distinct indices from `0..len` into the unset slots of `picks`, keeping fixed ones.
+fn fill_picks(picks: &mut [Pick], len: u8, rng: &mut GameRng) {
+    for i in 0..picks.len() {
+        if picks[i].is_none() {
+            loop {
+                let c = below(rng, len as u32) as u8;
+                if !picks.contains(&Some(c)) {
+                    picks[i] = Some(c);
+                    break;
+                }
+            }
+        }
+    }
+}
+
+impl Rift {
+    /// Sets up a new game (Setup; Campaign): maps, monster cards, mechs and pilots, objectives
+    /// and their map effects, the finale's moons, the starting monsters by the Detect rules;
+    /// then the player deploys.
+    pub fn setup(s: &RiftSetup, rng: &mut GameRng) -> Rift {
+        let c = s.content;
+        let mut maps = s.maps;
+        fill_picks(&mut maps, c.maps.len() as u8, rng);
+        let mut mons = s.monsters;
+        fill_picks(&mut mons, c.monsters.len() as u8, rng);
+        let mut mechs = s.mechs;
+        fill_picks(&mut mechs, c.mechs.len() as u8, rng);
+        let mut pilots: [Pick; 2] = [None; 2];
+        for i in 0..2 {
+            pilots[i] = match s.pilots[i] {
+                Some(OWN_PILOT) => c.pilots.iter().position(|p| Some(p.mech) == mechs[i]).map(|p| p as u8),
+                other => other,
+            };
+        }
+        fill_picks(&mut pilots, c.pilots.len() as u8, rng);
+        let g = c.campaign[s.game as usize];
+        let maps = [maps[0].unwrap_or(0), maps[1].unwrap_or(1)];
+        let mut r = Rift {
+            content: c,
+            buildings: 0,
+            mountains: 0,
+            water: 0,
+            forest: 0,
+            desert: 0,
+            acid_tiles: 0,
+            rock: 0,
+            smoke: 0,
+            fire: 0,
+            acid: 0,
+            frozen_b: 0,
+            shield_b: 0,
+            spawn: [NO_TILE; 8],
+            mechs: [Mech {
+                tile: NO_TILE,
+                hp: 0,
+                max_hp: 0,
+                status: 0,
+                card: 0,
+                pilot: 0,
+                mech_level: 0,
+                pilot_level: 0,
+                moved: false,
+                done: false,
+            }; 2],
+            monsters: [Monster::SUPPLY; 4],
+            monster_cards: [mons[0].unwrap_or(0), mons[1].unwrap_or(1), mons[2].unwrap_or(2)],
+            maps,
+            objectives: [u8::MAX; 2],
+            yellow: [false; 2],
+            finale: 0,
+            campaign_die: 6,
+            die: 1,
+            die_card: 0,
+            ruins: s.ruins.min(MAX_RUINS - s.ruins_lost.min(MAX_RUINS)),
+            alpha_limit: s.alphas.unwrap_or(g.alphas),
+            extra_turn: s.extra_turn,
+            turn: 0,
+            phase: Phase::Deploy,
+            turret_used: false,
+            result: 0,
+            decisions: 0,
+            tally: Tally::default(),
+        };
+        for i in 0..2 {
+            let m = &mut r.mechs[i];
+            m.card = mechs[i].unwrap_or(i as u8);
+            m.pilot = pilots[i].unwrap_or(i as u8);
+            m.mech_level = s.upgrades[2 * i];
+            m.pilot_level = s.upgrades[2 * i + 1];
+        }
+        for i in 0..2 {
+            r.mechs[i].max_hp = r.mech_max_hp(i);
+            r.mechs[i].hp = r.mechs[i].max_hp;
+            if r.upgrades(i).any(|u| matches!(u, content::Upgrade::StartShield)) {
+                r.mechs[i].status |= st::SHIELD;
+            }
+        }
+        // Objectives: yellow first (the map's own card), then red at random with distinct goals.
+        if s.objectives {
+            for (side, slot) in [(0usize, g.left), (1, g.right)] {
+                if slot == Slot::Yellow
+                    && let Some(o) = c.objectives.iter().position(|o| o.map == maps[side])
+                {
+                    r.objectives[side] = o as u8;
+                    r.yellow[side] = true;
+                }
+            }
+            for (side, slot) in [(0usize, g.left), (1, g.right)] {
+                if slot == Slot::Red {
+                    loop {
+                        let o = below(rng, c.objectives.len() as u32) as u8;
+                        let other = r.objectives[1 - side];
+                        let clash = other != u8::MAX && r.goal(1 - side) == Some(c.objectives[o as usize].red);
+                        if !clash && other != o {
+                            r.objectives[side] = o;
+                            r.yellow[side] = false;
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        r.lay_board();
+        if s.finale.unwrap_or(g.finale) {
+            r.finale |= 1 << c.maps[maps[0] as usize].moon as u8;
+            if s.both_moons {
+                r.finale |= 1 << c.maps[maps[1] as usize].moon as u8;
+            }
+        }
+        if r.has(Finale::MountainBuildings) {
+            r.buildings |= r.mountains;
+            r.mountains = 0;
+        }
+        // Starting monsters: roll the die onto the first card and place them by the Detect rules.
+        r.die = below(rng, 6) as u8 + 1;
+        r.die_card = 0;
+        let n = s.starting_monsters.unwrap_or(g.starting_monsters).min(4) as usize;
+        r.detect_up_to(n, &mut crate::game::NoTrace);
+        let mut order: Vec<(u8, usize)> = r
+            .monsters
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.at == state::Where::Detected)
+            .map(|(i, m)| (m.order, i))
+            .collect();
+        order.sort_unstable();
+        for (_, i) in order {
+            let t = r.monsters[i].tile;
+            r.place_monster(i, t);
+        }
+        r
+    }
+
+    /// Lays terrain, spawn numbers and active yellow map effects from the two map cards.
+    pub fn lay_board(&mut self) {
+        let c = self.content;
+        for side in 0..2 {
+            let card = &c.maps[self.maps[side] as usize];
+            let s = if side == 0 { &card.left } else { &card.right };
+            for (k, terr) in s.terrain.iter().enumerate() {
+                let b = bit(side_tile(side, k as u8));
+                match terr {
+                    content::Terrain::Building => self.buildings |= b,
+                    content::Terrain::Mountain => self.mountains |= b,
+                    content::Terrain::Water => self.water |= b,
+                    content::Terrain::Forest => self.forest |= b,
+                    content::Terrain::Desert => self.desert |= b,
+                    content::Terrain::Ground => {}
+                }
+                let n = s.spawn[k];
+                if n > 0 {
+                    self.spawn[n as usize - 1] = side_tile(side, k as u8);
+                }
+            }
+            if let Some(e) = self.effect_side(side) {
+                for &t in &e.acid {
+                    self.acid_tiles |= bit(side_tile(side, t));
+                }
+                if let Some(t) = e.frozen_mountain {
+                    let b = bit(side_tile(side, t));
+                    self.mountains &= !b;
+                    self.buildings |= b;
+                    self.frozen_b |= b;
+                }
+            }
+        }
+    }
+
+    /// The goal of the objective on map card `side`, if any.
+    pub fn goal(&self, side: usize) -> Option<Goal> {
+        let o = self.objectives[side];
+        if o == u8::MAX {
+            return None;
+        }
+        let card = &self.content.objectives[o as usize];
+        Some(if self.yellow[side] { card.yellow } else { card.red })
+    }
+
+    /// Whether the goal on map card `side` is met in this (finished) game (CONTENT.md,
+    /// "Objectives"). Goals need the game to be won.
+    pub fn goal_met(&self, side: usize) -> bool {
+        let Some(g) = self.goal(side) else { return false };
+        if self.result != 1 {
+            return false;
+        }
+        match g {
+            Goal::ProtectHalf => self.tally.ruined[side] == 0,
+            Goal::KillMonsters(n) => self.tally.kills >= n,
+            Goal::KillAlpha => self.tally.alpha_kills >= 1,
+            Goal::BothMechsSurvive => self.mechs.iter().all(|m| m.alive()),
+            Goal::ProtectSpecial => {
+                let Some(e) = self.effect_side(side) else { return false };
+                let special = e.turret.or(e.frozen_mountain).or(e.rocket);
+                match special {
+                    Some(t) => {
+                        let b = bit(side_tile(side, t));
+                        self.buildings & b != 0 && (e.frozen_mountain.is_none() || self.frozen_b & b == 0)
+                    }
+                    None => self.tally.ruined[side] == 0,
+                }
+            }
+            Goal::BlockSpawns(n) => self.tally.blocked >= n,
+            Goal::FewRuins(n) => self.ruined() <= n,
+        }
+    }
+
+    /// Features after previewing the pending Upkeep and Monsters attack (so a state during Player
+    /// actions shows what the aimed attacks will do). Names in [`FEATURES`].
+    pub fn feature_values(&self, out: &mut [f64]) {
+        let mut p = *self;
+        if p.phase == Phase::Actions && !p.over() {
+            p.upkeep(&mut crate::game::NoTrace);
+            if !p.over() {
+                p.monsters_attack(&mut crate::game::NoTrace);
+            }
+        }
+        let alive = p.mechs.iter().filter(|m| m.alive()).count();
+        out[0] = p.buildings.count_ones() as f64;
+        out[1] = p.ruins as f64;
+        out[2] = p.mechs.iter().filter(|m| m.alive()).map(|m| m.hp as f64).sum();
+        out[3] = alive as f64;
+        out[4] = p.monsters.iter().filter(|m| m.on_map()).count() as f64;
+        out[5] = p.monsters.iter().filter(|m| m.on_map()).map(|m| m.hp as f64).sum();
+        out[6] = p.monsters.iter().filter(|m| m.at == state::Where::Detected).count() as f64;
+        out[7] = p.campaign_die as f64;
+        out[8] = if p.result >= 2 { 1.0 } else { 0.0 };
+        let mut threat = 0u32;
+        for m in &p.monsters {
+            if m.on_map() {
+                threat += 1 + u32::from(m.alpha);
+            }
+        }
+        out[9] = threat as f64;
+        let _ = tiles(0);
+    }
+}
+
+/// Feature names (see [`Rift::feature_values`]): `buildings` intact, `ruins_left` in the supply,
+/// `mech_hp` summed, `mechs_alive`, `monsters` on the map, `monster_hp` summed, `detections`
+/// pending, `turns_left` (the campaign die), `doomed` (1 if the preview loses the game),
+/// `monster_threat` (monsters on the map, Alphas counting double).
+pub const FEATURES: [&str; 10] = [
+    "buildings",
+    "ruins_left",
+    "mech_hp",
+    "mechs_alive",
+    "monsters",
+    "monster_hp",
+    "detections",
+    "turns_left",
+    "doomed",
+    "monster_threat",
+];
+
+/// Metric names reported as means per game.
+pub const METRICS: [&str; 9] = [
+    "buildings_lost",
+    "ruins_left",
+    "mech_deaths",
+    "mech_hp_left",
+    "monsters_killed",
+    "alphas_killed",
+    "spawns_blocked",
+    "objectives_completed",
+    "turns_survived",
+];
+
+impl fmt::Display for Rift {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&position::render(self))
+    }
+}
+
+impl Game for Rift {
+    type Action = RiftAction;
+    type Setup = RiftSetup;
+    const NAME: &'static str = "rift";
+    /// Deploy (2) + per turn at most: 2 moves, 2 attacks, turret, end (6) × 7 turns.
+    const MAX_DECISIONS: u32 = 2 + 6 * 7;
+
+    fn axes() -> &'static [Axis] {
+        &AXES
+    }
+    fn resolve_setup(values: &SetupValues) -> Result<RiftSetup, SetupError> {
+        RiftSetup::resolve(values)
+    }
+    fn axis_names(setup: &RiftSetup, axis: &str) -> Vec<String> {
+        let c = setup.content;
+        let mut v: Vec<String> = match axis {
+            "maps" => c.maps.iter().map(|m| m.name.clone()).collect(),
+            "monsters" => c.monsters.iter().map(|m| m.name.clone()).collect(),
+            "mech_a" | "mech_b" => c.mechs.iter().map(|m| m.name.clone()).collect(),
+            "pilot_a" | "pilot_b" => c.pilots.iter().map(|m| m.name.clone()).collect(),
+            _ => return Vec::new(),
+        };
+        v.insert(0, "random".to_string());
+        if axis.starts_with("pilot") {
+            v.insert(0, "own".to_string());
+        }
+        v
+    }
+    fn new_game(setup: &RiftSetup, rng: &mut GameRng) -> Self {
+        Rift::setup(setup, rng)
+    }
+    #[inline]
+    fn legal_actions(&self, out: &mut Vec<RiftAction>) {
+        self.legal(out);
+    }
+    #[inline]
+    fn apply_traced<T: Tracer>(&mut self, action: RiftAction, rng: &mut GameRng, trace: &mut T) {
+        self.play(action, rng, trace);
+    }
+    #[inline]
+    fn outcome(&self) -> Option<Outcome> {
+        match self.result {
+            0 => None,
+            1 => Some(Outcome::Won),
+            r => Some(Outcome::Lost(r - 2)),
+        }
+    }
+    fn loss_causes() -> &'static [&'static str] {
+        &LOSS_CAUSES
+    }
+    fn feature_names() -> &'static [&'static str] {
+        &FEATURES
+    }
+    fn features(&self, out: &mut [f64]) {
+        self.feature_values(out);
+    }
+    fn metric_names() -> &'static [&'static str] {
+        &METRICS
+    }
+    fn metrics(&self, out: &mut [i64]) {
+        out[0] = self.ruined() as i64;
+        out[1] = self.ruins as i64;
+        out[2] = self.tally.mech_deaths as i64;
+        out[3] = self.mechs.iter().filter(|m| m.alive()).map(|m| m.hp as i64).sum();
+        out[4] = self.tally.kills as i64;
+        out[5] = self.tally.alpha_kills as i64;
+        out[6] = self.tally.blocked as i64;
+        out[7] = (0..2).filter(|&s| self.goal_met(s)).count() as i64;
+        out[8] = self.turns() as i64;
+    }
+    fn turns(&self) -> u32 {
+        // Turns whose Player actions began (a won game's last Time passes starts no turn).
+        if self.result == 1 { self.turn.saturating_sub(1) as u32 } else { self.turn as u32 }
+    }
+    fn plan_step(&self, a: RiftAction) -> PlanStep {
+        match a {
+            RiftAction::Move { mech, .. } => PlanStep::Prefix(mech),
+            RiftAction::Attack { mech, .. } | RiftAction::ClearStatus { mech } => PlanStep::Finish(mech),
+            _ => PlanStep::Single,
+        }
+    }
+    fn action_text(&self, a: RiftAction) -> String {
+        self.describe(a)
+    }
+    fn to_position(&self) -> String {
+        position::write(self)
+    }
+    fn from_position(text: &str) -> Result<Self, PositionError> {
+        position::parse(text)
+    }
+}

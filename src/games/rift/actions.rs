@@ -1,0 +1,285 @@
+//! The player's decisions: deploying mechs (Setup) and Player actions (Turn Order step 6; FAQ
+//! Player actions): move, attack, skip the attack to clear statuses, the turret, end.
+
+use super::board::{ALL_TILES, Bits, COLS, NO_TILE, TILES, Tile, bit, coord, step, steps, tiles};
+use super::content::{Attack, Dir, Move, Shape};
+use super::state::{Phase, Rift, st};
+use crate::game::{GameRng, Tracer};
+
+/// One player decision. `Copy`, 6 bytes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum RiftAction {
+    /// Deploy mech `mech` (0 = A, 1 = B) on `tile` in the top 2 rows (Setup).
+    Deploy { mech: u8, tile: Tile },
+    /// Regular movement of `mech` to `tile` (once a turn, up to its movement).
+    Move { mech: u8, tile: Tile },
+    /// Attack with weapon `weapon` aimed `dist` tiles in direction `dir` (0-3: N E S W); `throw`
+    /// is the throw direction for throw attacks (else 255). Ends the mech's turn.
+    Attack { mech: u8, weapon: u8, dir: u8, dist: u8, throw: u8 },
+    /// Skip the attack to remove all attached statuses (FAQ, Player actions). Ends the mech's turn.
+    ClearStatus { mech: u8 },
+    /// The turret's attack (FAQ, Map effects: Turret), aimed `dist` tiles in `dir`.
+    Turret { dir: u8, dist: u8 },
+    /// End Player actions: Upkeep and Monsters attack follow.
+    EndActions,
+}
+
+/// Calls `out(dir, dist)` for every aim of `attack` from `from`, directions N E S W, distances
+/// ascending (Attack Examples; FAQ Map: aims stay on the map; line attacks stop at the first
+/// non-empty tile or the last tile before the edge).
+pub fn aims(r: &Rift, attack: &Attack, from: Tile, occ: Bits, mut out: impl FnMut(u8, u8)) {
+    for d in Dir::ALL {
+        match attack.shape {
+            Shape::Adjacent => {
+                if step(from, d).is_some() {
+                    out(d as u8, 1);
+                }
+            }
+            Shape::Exact2 => {
+                if steps(from, d, 2).is_some() {
+                    out(d as u8, 2);
+                }
+            }
+            Shape::Range2Plus => {
+                let mut n = 2;
+                while steps(from, d, n).is_some() {
+                    out(d as u8, n as u8);
+                    n += 1;
+                }
+            }
+            Shape::Line => {
+                if let Some(e) = r.line_end(from, d, occ) {
+                    out(d as u8, super::board::distance(from, e) as u8);
+                }
+            }
+            Shape::SelfTile => {
+                if d == Dir::North {
+                    out(0, 0);
+                }
+            }
+        }
+    }
+}
+
+impl Rift {
+    /// Tiles a mech can deploy on: the top 2 rows, not a building, mountain or unit (Setup).
+    pub fn deploy_tiles(&self) -> Bits {
+        let top = (1u64 << (2 * COLS)) - 1;
+        top & !self.occupied()
+    }
+
+    /// Whether mech `i` may still use its regular movement this turn.
+    pub fn can_move(&self, i: usize) -> bool {
+        let m = &self.mechs[i];
+        m.alive()
+            && !m.done
+            && !m.moved
+            && m.status & st::FROZEN == 0
+            && self.immobilized() & bit(m.tile) == 0
+    }
+
+    /// Whether mech `i` may attack now: not done, not frozen, not in smoke, not on water unless
+    /// it flies (Units; Status Tokens; FAQ Water).
+    pub fn can_attack(&self, i: usize) -> bool {
+        let m = &self.mechs[i];
+        m.alive()
+            && !m.done
+            && m.status & st::FROZEN == 0
+            && self.smoke & bit(m.tile) == 0
+            && (self.water_now() & bit(m.tile) == 0 || self.mech_flies(i))
+    }
+
+    /// Tiles mech `i` can move to: within its movement by orthogonal steps, not through
+    /// obstacles or monsters (fliers go over anything), ending on an empty tile other than its own.
+    pub fn move_tiles(&self, i: usize) -> Bits {
+        let m = &self.mechs[i];
+        let mv = self.mech_movement(i);
+        let pass = ALL_TILES & !(self.buildings | self.mountains | self.rock | self.monster_tiles());
+        let fly = self.mech_flies(i);
+        let mut reach = bit(m.tile);
+        let mut frontier = reach;
+        for _ in 0..mv {
+            let mut next = super::board::neighbours(frontier) & !reach;
+            if !fly {
+                next &= pass;
+            }
+            if next == 0 {
+                break;
+            }
+            reach |= next;
+            frontier = next;
+        }
+        reach & !self.occupied() & !bit(m.tile)
+    }
+
+    /// Writes the legal actions into `out` in a fixed order: deploy tiles ascending; or, per mech
+    /// A then B, moves (tiles ascending), attacks (weapon, direction N E S W, distance ascending,
+    /// throw direction), clear-status; then turret aims; `EndActions` last.
+    pub fn legal(&self, out: &mut Vec<RiftAction>) {
+        out.clear();
+        match self.phase {
+            Phase::Over => {}
+            Phase::Deploy => {
+                let mech = if self.mechs[0].tile == NO_TILE { 0 } else { 1 };
+                for t in tiles(self.deploy_tiles()) {
+                    out.push(RiftAction::Deploy { mech, tile: t });
+                }
+            }
+            Phase::Actions => {
+                let occ = self.occupied();
+                for i in 0..2 {
+                    let m = self.mechs[i];
+                    if !m.alive() || m.done {
+                        continue;
+                    }
+                    if self.can_move(i) {
+                        for t in tiles(self.move_tiles(i)) {
+                            out.push(RiftAction::Move { mech: i as u8, tile: t });
+                        }
+                    }
+                    if self.can_attack(i) {
+                        let mut ws = [self.content.mechs[m.card as usize].attack; 4];
+                        let n = self.weapons(i, &mut ws);
+                        for (w, a) in ws[..n].iter().enumerate() {
+                            aim_into(self, a, m.tile, occ, |dir, dist, throw| {
+                                out.push(RiftAction::Attack { mech: i as u8, weapon: w as u8, dir, dist, throw })
+                            });
+                        }
+                    }
+                    if m.status != 0 {
+                        out.push(RiftAction::ClearStatus { mech: i as u8 });
+                    }
+                }
+                if let Some(t) = self.turret()
+                    && !self.turret_used
+                    && self.frozen_b & bit(t) == 0
+                {
+                    let a = self.content.turret_attack;
+                    aim_into(self, &a, t, occ, |dir, dist, _| {
+                        out.push(RiftAction::Turret { dir, dist })
+                    });
+                }
+                out.push(RiftAction::EndActions);
+            }
+        }
+    }
+
+    /// Plays a player decision and runs the game to the next one.
+    ///
+    /// # Panics
+    /// If `a` does not fit the phase (debug builds check legality in tests, not here).
+    pub fn play<T: Tracer>(&mut self, a: RiftAction, rng: &mut GameRng, trace: &mut T) {
+        self.decisions += 1;
+        trace.event(|| format!("> {}", self.describe(a)));
+        match a {
+            RiftAction::Deploy { mech, tile } => {
+                let i = mech as usize;
+                self.mechs[i].tile = tile;
+                if mech == 1 {
+                    self.turn = 1;
+                    self.start_turn(rng, trace);
+                }
+            }
+            RiftAction::Move { mech, tile } => {
+                let i = mech as usize;
+                self.mechs[i].tile = tile;
+                self.mechs[i].moved = true;
+                self.arrive(tile, trace);
+                self.remove_dead(trace);
+            }
+            RiftAction::Attack { mech, weapon, dir, dist, throw } => {
+                let i = mech as usize;
+                self.mechs[i].done = true;
+                let mut ws = [self.content.mechs[self.mechs[i].card as usize].attack; 4];
+                self.weapons(i, &mut ws);
+                let attack = ws[weapon as usize];
+                let d = Dir::from_index(dir);
+                if let Some(t) = self.aim_tile(&attack, self.mechs[i].tile, d, dist) {
+                    let th = if throw < 4 { Some(Dir::from_index(throw)) } else { None };
+                    self.resolve_attack(&attack, t, d, th, trace);
+                }
+            }
+            RiftAction::ClearStatus { mech } => {
+                let i = mech as usize;
+                self.mechs[i].status = 0;
+                self.mechs[i].done = true;
+            }
+            RiftAction::Turret { dir, dist } => {
+                self.turret_used = true;
+                if let Some(from) = self.turret() {
+                    let attack = self.content.turret_attack;
+                    let d = Dir::from_index(dir);
+                    if let Some(t) = self.aim_tile(&attack, from, d, dist) {
+                        self.resolve_attack(&attack, t, d, None, trace);
+                    }
+                }
+            }
+            RiftAction::EndActions => {
+                self.end_player_actions(rng, trace);
+                return;
+            }
+        }
+        // Nothing left to decide this turn: end Player actions without asking.
+        if self.phase == Phase::Actions
+            && !self.over()
+            && self.mechs.iter().all(|m| !m.alive() || m.done)
+            && (self.turret_used || self.turret().is_none())
+        {
+            self.end_player_actions(rng, trace);
+        }
+    }
+
+    /// A readable text of `a`.
+    pub fn describe(&self, a: RiftAction) -> String {
+        let name = |m: u8| ['A', 'B'][m as usize & 1];
+        match a {
+            RiftAction::Deploy { mech, tile } => format!("deploy mech {} at {}", name(mech), coord(tile)),
+            RiftAction::Move { mech, tile } => format!(
+                "mech {} moves {} -> {}",
+                name(mech),
+                coord(self.mechs[mech as usize].tile),
+                coord(tile)
+            ),
+            RiftAction::Attack { mech, weapon, dir, dist, throw } => {
+                let i = mech as usize;
+                let mut ws = [self.content.mechs[self.mechs[i].card as usize].attack; 4];
+                self.weapons(i, &mut ws);
+                let attack = ws[weapon as usize & 3];
+                let d = Dir::from_index(dir);
+                let at = self.aim_tile(&attack, self.mechs[i].tile, d, dist).unwrap_or(NO_TILE);
+                let mut s = format!(
+                    "mech {} fires {} {} at {}",
+                    name(mech),
+                    self.content.attack_name(&attack),
+                    d.letter(),
+                    coord(at)
+                );
+                if throw < 4 {
+                    s.push_str(&format!(", throwing {}", Dir::from_index(throw).letter()));
+                }
+                s
+            }
+            RiftAction::ClearStatus { mech } => {
+                format!("mech {} skips its attack to clear its statuses", name(mech))
+            }
+            RiftAction::Turret { dir, dist } => {
+                format!("the turret fires {} ({} tiles)", Dir::from_index(dir).letter(), dist)
+            }
+            RiftAction::EndActions => "end player actions".to_string(),
+        }
+    }
+}
+
+fn aim_into(r: &Rift, a: &Attack, from: Tile, occ: Bits, mut push: impl FnMut(u8, u8, u8)) {
+    aims(r, a, from, occ, |dir, dist| {
+        if a.movement == Move::Throw {
+            for th in 0..4 {
+                push(dir, dist, th);
+            }
+        } else {
+            push(dir, dist, 255);
+        }
+    });
+}
+
+const _: () = assert!(TILES <= 64);

@@ -1,0 +1,771 @@
+//! The Rift's text position format (like FEN for chess): a whole game state in lines of
+//! `key value` pairs and two 6×6 grids, for tests, bug reports and `sololab play --position`.
+//!
+//! ```text
+//! rift-position 1
+//! content builtin
+//! maps Crater,Harbor
+//! monster_cards Nightmare,Demon,Wraith
+//! clock campaign_die=6 die=4 die_card=2 turn=1 phase=actions ruins=3 alpha_limit=0 extra_turn=0 turret_used=0 result=0 decisions=0
+//! objectives left=- right=-
+//! finale -
+//! mech A card=Wukong pilot=Sun levels=0,0 tile=(5,5) hp=3 max_hp=3 status=- moved=0 done=0
+//! mech B card=... tile=- hp=0 ...
+//! monster 1 at=map card=2 place=0 alpha=0 tile=(3,4) hp=2 status=- aim=- order=0
+//! monster 2 at=supply
+//! tokens rock=- smoke=- fire=- acid=- frozen_buildings=- shield_buildings=- acid_tiles=-
+//! tally kills=0 alpha_kills=0 ruined=0,0 spawned=0 blocked=0 mech_deaths=0 monster_damage=0
+//! terrain
+//! ......      one row per line, north first: . ground, B building, M mountain, W water,
+//! ....B.      F forest, D desert (sand)
+//! ...
+//! spawns
+//! ...1..      spawn numbers 1-8, . none
+//! ```
+//! Names use `_` for spaces. `-` means none. Coordinates are `(col,row)`, 1-based. Lines may come
+//! in any order; `#` starts a comment; missing lines take the defaults of an empty board.
+
+use std::collections::BTreeMap;
+
+use super::board::{Bits, COLS, NO_TILE, ROWS, Tile, bit, coord, parse_coord, tile, tiles};
+use super::content::{self, Content, Dir, Finale, Status};
+use super::state::{Mech, Monster, NO_AIM, Phase, Rift, Tally, Where, st};
+use crate::game::PositionError;
+
+fn enc(name: &str) -> String {
+    name.replace(' ', "_")
+}
+
+fn coords(b: Bits) -> String {
+    if b == 0 {
+        return "-".to_string();
+    }
+    tiles(b).map(coord).collect::<Vec<_>>().join("")
+}
+
+fn status_list(s: u8) -> String {
+    let mut v = Vec::new();
+    for (b, n) in [(st::FIRE, "fire"), (st::FROZEN, "frozen"), (st::SHIELD, "shield"), (st::ACID, "acid")] {
+        if s & b != 0 {
+            v.push(n);
+        }
+    }
+    if v.is_empty() { "-".to_string() } else { v.join(",") }
+}
+
+/// Writes the position text of `r` (loads back with [`parse`] to an equal state).
+pub fn write(r: &Rift) -> String {
+    let c = r.content;
+    let mut s = String::new();
+    s.push_str("rift-position 1\n");
+    s.push_str(&format!("content {}\n", c.source));
+    s.push_str(&format!(
+        "maps {},{}\n",
+        enc(&c.maps[r.maps[0] as usize].name),
+        enc(&c.maps[r.maps[1] as usize].name)
+    ));
+    let mc: Vec<String> = r.monster_cards.iter().map(|&i| enc(&c.monsters[i as usize].name)).collect();
+    s.push_str(&format!("monster_cards {}\n", mc.join(",")));
+    s.push_str(&format!(
+        "clock campaign_die={} die={} die_card={} turn={} phase={} ruins={} alpha_limit={} extra_turn={} turret_used={} result={} decisions={}\n",
+        r.campaign_die,
+        r.die,
+        r.die_card + 1,
+        r.turn,
+        match r.phase {
+            Phase::Deploy => "deploy",
+            Phase::Actions => "actions",
+            Phase::Over => "over",
+        },
+        r.ruins,
+        r.alpha_limit,
+        u8::from(r.extra_turn),
+        u8::from(r.turret_used),
+        r.result,
+        r.decisions
+    ));
+    let obj = |side: usize| {
+        let o = r.objectives[side];
+        if o == u8::MAX {
+            "-".to_string()
+        } else {
+            format!("{}:{}", enc(&c.objectives[o as usize].name), if r.yellow[side] { "yellow" } else { "red" })
+        }
+    };
+    s.push_str(&format!("objectives left={} right={}\n", obj(0), obj(1)));
+    let fin: Vec<&str> = Finale::ALL.iter().filter(|f| r.has(**f)).map(|f| f.name()).collect();
+    s.push_str(&format!("finale {}\n", if fin.is_empty() { "-".to_string() } else { fin.join(",") }));
+    for (i, m) in r.mechs.iter().enumerate() {
+        s.push_str(&format!(
+            "mech {} card={} pilot={} levels={},{} tile={} hp={} max_hp={} status={} moved={} done={}\n",
+            ['A', 'B'][i],
+            enc(&c.mechs[m.card as usize].name),
+            enc(&c.pilots[m.pilot as usize].name),
+            m.mech_level,
+            m.pilot_level,
+            coord(m.tile),
+            m.hp,
+            m.max_hp,
+            status_list(m.status),
+            u8::from(m.moved),
+            u8::from(m.done)
+        ));
+    }
+    for (i, m) in r.monsters.iter().enumerate() {
+        match m.at {
+            Where::Supply => s.push_str(&format!("monster {} at=supply\n", i + 1)),
+            Where::Detected => s.push_str(&format!(
+                "monster {} at=detected card={} tile={} order={}\n",
+                i + 1,
+                m.card + 1,
+                coord(m.tile),
+                m.order
+            )),
+            Where::Map => {
+                let aim = if m.aim_dir == NO_AIM {
+                    "-".to_string()
+                } else {
+                    format!("{}{}", Dir::from_index(m.aim_dir).letter(), m.aim_dist)
+                };
+                s.push_str(&format!(
+                    "monster {} at=map card={} place={} alpha={} tile={} hp={} status={} aim={}\n",
+                    i + 1,
+                    m.card + 1,
+                    m.place,
+                    u8::from(m.alpha),
+                    coord(m.tile),
+                    m.hp,
+                    status_list(m.status),
+                    aim
+                ))
+            }
+        }
+    }
+    s.push_str(&format!(
+        "tokens rock={} smoke={} fire={} acid={} frozen_buildings={} shield_buildings={} acid_tiles={}\n",
+        coords(r.rock),
+        coords(r.smoke),
+        coords(r.fire),
+        coords(r.acid),
+        coords(r.frozen_b),
+        coords(r.shield_b),
+        coords(r.acid_tiles)
+    ));
+    let t = &r.tally;
+    s.push_str(&format!(
+        "tally kills={} alpha_kills={} ruined={},{} spawned={} blocked={} mech_deaths={} monster_damage={}\n",
+        t.kills, t.alpha_kills, t.ruined[0], t.ruined[1], t.spawned, t.blocked, t.mech_deaths, t.monster_damage
+    ));
+    s.push_str("terrain\n");
+    for row in 0..ROWS {
+        for col in 0..COLS {
+            s.push(terrain_char(r, tile(col, row)));
+        }
+        s.push('\n');
+    }
+    s.push_str("spawns\n");
+    for row in 0..ROWS {
+        for col in 0..COLS {
+            let t = tile(col, row);
+            match r.spawn.iter().position(|&x| x == t) {
+                Some(n) => s.push(char::from(b'1' + n as u8)),
+                None => s.push('.'),
+            }
+        }
+        s.push('\n');
+    }
+    s
+}
+
+fn terrain_char(r: &Rift, t: Tile) -> char {
+    let b = bit(t);
+    if r.buildings & b != 0 {
+        'B'
+    } else if r.mountains & b != 0 {
+        'M'
+    } else if r.water & b != 0 {
+        'W'
+    } else if r.forest & b != 0 {
+        'F'
+    } else if r.desert & b != 0 {
+        'D'
+    } else {
+        '.'
+    }
+}
+
+struct Ctx {
+    line: usize,
+}
+
+impl Ctx {
+    fn err(&self, m: impl Into<String>) -> PositionError {
+        PositionError { line: self.line, message: m.into() }
+    }
+}
+
+fn kv<'a>(ctx: &Ctx, words: &[&'a str], allowed: &[&str]) -> Result<BTreeMap<&'a str, &'a str>, PositionError> {
+    let mut m = BTreeMap::new();
+    for w in words {
+        let (k, v) = w.split_once('=').ok_or_else(|| ctx.err(format!("expected key=value, got '{w}'")))?;
+        if !allowed.contains(&k) {
+            return Err(ctx.err(format!("unknown key '{k}' (valid: {})", allowed.join(", "))));
+        }
+        m.insert(k, v);
+    }
+    Ok(m)
+}
+
+fn num<T: std::str::FromStr>(ctx: &Ctx, key: &str, v: &str) -> Result<T, PositionError> {
+    v.parse().map_err(|_| ctx.err(format!("{key}={v}: not a number")))
+}
+
+fn flag(ctx: &Ctx, key: &str, v: &str) -> Result<bool, PositionError> {
+    match v {
+        "0" | "false" => Ok(false),
+        "1" | "true" => Ok(true),
+        _ => Err(ctx.err(format!("{key}={v}: expected 0 or 1"))),
+    }
+}
+
+fn one_coord(ctx: &Ctx, key: &str, v: &str) -> Result<Tile, PositionError> {
+    if v == "-" {
+        return Ok(NO_TILE);
+    }
+    parse_coord(v).ok_or_else(|| ctx.err(format!("{key}={v}: expected (col,row) with col 1-{COLS} and row 1-{ROWS}")))
+}
+
+fn coord_list(ctx: &Ctx, key: &str, v: &str) -> Result<Bits, PositionError> {
+    if v == "-" || v.is_empty() {
+        return Ok(0);
+    }
+    let mut b = 0;
+    for part in v.split(')').filter(|p| !p.trim().is_empty()) {
+        let p = part.trim_start_matches(',');
+        let t = parse_coord(&format!("{p})"))
+            .ok_or_else(|| ctx.err(format!("{key}: bad coordinate '{p})'")))?;
+        b |= bit(t);
+    }
+    Ok(b)
+}
+
+fn statuses(ctx: &Ctx, key: &str, v: &str) -> Result<u8, PositionError> {
+    if v == "-" {
+        return Ok(0);
+    }
+    let mut s = 0;
+    for p in v.split(',') {
+        let st = Status::parse(p).ok_or_else(|| ctx.err(format!("{key}: unknown status '{p}'")))?;
+        let b = super::state::status_bit(st);
+        if b == 0 {
+            return Err(ctx.err(format!("{key}: {p} does not attach to units")));
+        }
+        s |= b;
+    }
+    Ok(s)
+}
+
+fn find(ctx: &Ctx, what: &str, name: &str, idx: Option<u8>, all: Vec<&str>) -> Result<u8, PositionError> {
+    idx.ok_or_else(|| ctx.err(format!("unknown {what} '{name}' (valid: {})", all.join(", "))))
+}
+
+/// Reads a position written by [`write`] (or by hand).
+///
+/// # Errors
+/// A [`PositionError`] with the 1-based line and what was wrong: an unknown key or name, a bad
+/// number or coordinate, a grid row of the wrong width, two units on one tile.
+pub fn parse(text: &str) -> Result<Rift, PositionError> {
+    let mut ctx = Ctx { line: 0 };
+    let lines: Vec<&str> = text.lines().collect();
+    // Content first (other lines name cards in it).
+    let mut content: &'static Content = content::builtin();
+    for (i, l) in lines.iter().enumerate() {
+        let l = l.split('#').next().unwrap_or("").trim();
+        if let Some(src) = l.strip_prefix("content ") {
+            ctx.line = i + 1;
+            let src = src.trim();
+            if src != "builtin" {
+                content = super::content_file::load(std::path::Path::new(src)).map_err(|e| ctx.err(e.0))?;
+            }
+        }
+    }
+    let c = content;
+    let mut r = Rift::setup(&super::RiftSetup { content: c, ..super::RiftSetup::default_setup() }, &mut <crate::game::GameRng as rand::SeedableRng>::seed_from_u64(0));
+    // Start from an empty board.
+    r.buildings = 0;
+    r.mountains = 0;
+    r.water = 0;
+    r.forest = 0;
+    r.desert = 0;
+    r.acid_tiles = 0;
+    r.rock = 0;
+    r.smoke = 0;
+    r.fire = 0;
+    r.acid = 0;
+    r.frozen_b = 0;
+    r.shield_b = 0;
+    r.spawn = [NO_TILE; 8];
+    r.monsters = [Monster::SUPPLY; 4];
+    r.objectives = [u8::MAX; 2];
+    r.yellow = [false; 2];
+    r.finale = 0;
+    r.tally = Tally::default();
+    r.campaign_die = 6;
+    r.turn = 1;
+    r.phase = Phase::Actions;
+    r.result = 0;
+    r.decisions = 0;
+    for m in &mut r.mechs {
+        *m = Mech { tile: NO_TILE, hp: 0, ..*m };
+    }
+    let mut seen_header = false;
+    let mut i = 0;
+    while i < lines.len() {
+        ctx.line = i + 1;
+        let l = lines[i].split('#').next().unwrap_or("").trim();
+        i += 1;
+        if l.is_empty() {
+            continue;
+        }
+        let words: Vec<&str> = l.split_whitespace().collect();
+        match words[0] {
+            "rift-position" => {
+                if words.get(1) != Some(&"1") {
+                    return Err(ctx.err("unsupported version (expected 'rift-position 1')"));
+                }
+                seen_header = true;
+            }
+            "content" => {}
+            "maps" => {
+                let v = words.get(1).ok_or_else(|| ctx.err("maps: expected LEFT,RIGHT"))?;
+                let parts: Vec<&str> = v.split(',').collect();
+                if parts.len() != 2 {
+                    return Err(ctx.err("maps: expected LEFT,RIGHT"));
+                }
+                for (k, p) in parts.iter().enumerate() {
+                    let n = p.replace('_', " ");
+                    r.maps[k] = find(&ctx, "map card", &n, c.map_index(&n), c.maps.iter().map(|m| m.name.as_str()).collect())?;
+                }
+            }
+            "monster_cards" => {
+                let v = words.get(1).ok_or_else(|| ctx.err("monster_cards: expected three names"))?;
+                let parts: Vec<&str> = v.split(',').collect();
+                if parts.len() != 3 {
+                    return Err(ctx.err("monster_cards: expected three names separated by commas"));
+                }
+                for (k, p) in parts.iter().enumerate() {
+                    let n = p.replace('_', " ");
+                    r.monster_cards[k] = find(&ctx, "monster card", &n, c.monster_index(&n), c.monsters.iter().map(|m| m.name.as_str()).collect())?;
+                }
+            }
+            "clock" => {
+                let m = kv(&ctx, &words[1..], &["campaign_die", "die", "die_card", "turn", "phase", "ruins", "alpha_limit", "extra_turn", "turret_used", "result", "decisions"])?;
+                for (k, v) in m {
+                    match k {
+                        "campaign_die" => r.campaign_die = num(&ctx, k, v)?,
+                        "die" => {
+                            r.die = num(&ctx, k, v)?;
+                            if !(1..=6).contains(&r.die) {
+                                return Err(ctx.err("die: must be 1-6"));
+                            }
+                        }
+                        "die_card" => {
+                            let d: u8 = num(&ctx, k, v)?;
+                            if !(1..=3).contains(&d) {
+                                return Err(ctx.err("die_card: must be 1-3"));
+                            }
+                            r.die_card = d - 1;
+                        }
+                        "turn" => r.turn = num(&ctx, k, v)?,
+                        "phase" => {
+                            r.phase = match v {
+                                "deploy" => Phase::Deploy,
+                                "actions" => Phase::Actions,
+                                "over" => Phase::Over,
+                                _ => return Err(ctx.err(format!("phase={v}: expected deploy, actions or over"))),
+                            }
+                        }
+                        "ruins" => {
+                            r.ruins = num(&ctx, k, v)?;
+                            if r.ruins > 3 {
+                                return Err(ctx.err("ruins: must be 0-3"));
+                            }
+                        }
+                        "alpha_limit" => r.alpha_limit = num(&ctx, k, v)?,
+                        "extra_turn" => r.extra_turn = flag(&ctx, k, v)?,
+                        "turret_used" => r.turret_used = flag(&ctx, k, v)?,
+                        "result" => {
+                            r.result = num(&ctx, k, v)?;
+                            if r.result > 3 {
+                                return Err(ctx.err("result: must be 0 (going on), 1 (won), 2 or 3 (lost)"));
+                            }
+                        }
+                        _ => r.decisions = num(&ctx, k, v)?,
+                    }
+                }
+            }
+            "objectives" => {
+                let m = kv(&ctx, &words[1..], &["left", "right"])?;
+                for (k, v) in m {
+                    let side = usize::from(k == "right");
+                    if v == "-" {
+                        continue;
+                    }
+                    let (name, colour) = v.split_once(':').ok_or_else(|| ctx.err(format!("{k}: expected NAME:yellow or NAME:red")))?;
+                    let n = name.replace('_', " ");
+                    let idx = c.objectives.iter().position(|o| o.name.eq_ignore_ascii_case(&n)).map(|x| x as u8);
+                    r.objectives[side] = find(&ctx, "objective", &n, idx, c.objectives.iter().map(|o| o.name.as_str()).collect())?;
+                    r.yellow[side] = match colour {
+                        "yellow" => true,
+                        "red" => false,
+                        _ => return Err(ctx.err(format!("{k}: colour must be yellow or red"))),
+                    };
+                }
+            }
+            "finale" => {
+                if let Some(v) = words.get(1)
+                    && *v != "-"
+                {
+                    for p in v.split(',') {
+                        let f = Finale::parse(p).ok_or_else(|| ctx.err(format!("finale: unknown effect '{p}'")))?;
+                        r.finale |= 1 << f as u8;
+                    }
+                }
+            }
+            "mech" => {
+                let idx = match words.get(1) {
+                    Some(&"A") => 0,
+                    Some(&"B") => 1,
+                    _ => return Err(ctx.err("mech: expected A or B")),
+                };
+                let m = kv(&ctx, &words[2..], &["card", "pilot", "levels", "tile", "hp", "max_hp", "status", "moved", "done"])?;
+                let mut mech = r.mechs[idx];
+                let mut max_given = false;
+                for (k, v) in m {
+                    match k {
+                        "card" => {
+                            let n = v.replace('_', " ");
+                            mech.card = find(&ctx, "mech", &n, c.mech_index(&n), c.mechs.iter().map(|m| m.name.as_str()).collect())?;
+                        }
+                        "pilot" => {
+                            let n = v.replace('_', " ");
+                            mech.pilot = find(&ctx, "pilot", &n, c.pilot_index(&n), c.pilots.iter().map(|m| m.name.as_str()).collect())?;
+                        }
+                        "levels" => {
+                            let (a, b) = v.split_once(',').ok_or_else(|| ctx.err("levels: expected MECH,PILOT"))?;
+                            mech.mech_level = num(&ctx, k, a)?;
+                            mech.pilot_level = num(&ctx, k, b)?;
+                            if mech.mech_level > 3 || mech.pilot_level > 3 {
+                                return Err(ctx.err("levels: each 0-3"));
+                            }
+                        }
+                        "tile" => mech.tile = one_coord(&ctx, k, v)?,
+                        "hp" => mech.hp = num(&ctx, k, v)?,
+                        "max_hp" => {
+                            mech.max_hp = num(&ctx, k, v)?;
+                            max_given = true;
+                        }
+                        "status" => mech.status = statuses(&ctx, k, v)?,
+                        "moved" => mech.moved = flag(&ctx, k, v)?,
+                        _ => mech.done = flag(&ctx, k, v)?,
+                    }
+                }
+                r.mechs[idx] = mech;
+                if !max_given {
+                    r.mechs[idx].max_hp = r.mech_max_hp(idx);
+                }
+                if r.mechs[idx].hp > r.mechs[idx].max_hp {
+                    return Err(ctx.err(format!("hp {} is above max_hp {}", r.mechs[idx].hp, r.mechs[idx].max_hp)));
+                }
+                if r.mechs[idx].hp == 0 {
+                    r.mechs[idx].tile = NO_TILE;
+                }
+            }
+            "monster" => {
+                let n: usize = words.get(1).and_then(|w| w.parse().ok()).filter(|n| (1..=4).contains(n)).ok_or_else(|| ctx.err("monster: expected a colour 1-4"))?;
+                let m = kv(&ctx, &words[2..], &["at", "card", "place", "alpha", "tile", "hp", "status", "aim", "order"])?;
+                let mut mon = Monster::SUPPLY;
+                let mut hp_given = false;
+                for (k, v) in m {
+                    match k {
+                        "at" => {
+                            mon.at = match v {
+                                "supply" => Where::Supply,
+                                "detected" => Where::Detected,
+                                "map" => Where::Map,
+                                _ => return Err(ctx.err(format!("at={v}: expected supply, detected or map"))),
+                            }
+                        }
+                        "card" => {
+                            let d: u8 = num(&ctx, k, v)?;
+                            if !(1..=3).contains(&d) {
+                                return Err(ctx.err("card: must be 1-3 (position in the row)"));
+                            }
+                            mon.card = d - 1;
+                        }
+                        "place" => {
+                            mon.place = num(&ctx, k, v)?;
+                            if mon.place > 3 {
+                                return Err(ctx.err("place: must be 0-3"));
+                            }
+                        }
+                        "alpha" => mon.alpha = flag(&ctx, k, v)?,
+                        "tile" => mon.tile = one_coord(&ctx, k, v)?,
+                        "hp" => {
+                            mon.hp = num(&ctx, k, v)?;
+                            hp_given = true;
+                        }
+                        "status" => mon.status = statuses(&ctx, k, v)?,
+                        "order" => mon.order = num(&ctx, k, v)?,
+                        _ => {
+                            if v == "-" {
+                                mon.aim_dir = NO_AIM;
+                            } else {
+                                let mut ch = v.chars();
+                                let d = ch.next().and_then(|x| Dir::parse(&x.to_string())).ok_or_else(|| ctx.err(format!("aim={v}: expected a direction letter and a distance, e.g. E1")))?;
+                                mon.aim_dir = d as u8;
+                                mon.aim_dist = num(&ctx, k, ch.as_str())?;
+                            }
+                        }
+                    }
+                }
+                if mon.at == Where::Map && !hp_given {
+                    let card = &c.monsters[r.monster_cards[mon.card as usize] as usize];
+                    mon.hp = if mon.alpha { card.alpha.hp } else { card.normal.hp };
+                }
+                if mon.at == Where::Map && mon.alpha && mon.place < 2 && mon.place != 0 {
+                    return Err(ctx.err("an Alpha monster sits on place 2 or 3 (the Alpha tracks)"));
+                }
+                if mon.at != Where::Supply && mon.tile == NO_TILE {
+                    return Err(ctx.err("a detected or mapped monster needs a tile"));
+                }
+                if mon.at == Where::Map && mon.alpha && mon.place < 2 {
+                    mon.place = 3;
+                }
+                r.monsters[n - 1] = mon;
+            }
+            "tokens" => {
+                let m = kv(&ctx, &words[1..], &["rock", "smoke", "fire", "acid", "frozen_buildings", "shield_buildings", "acid_tiles"])?;
+                for (k, v) in m {
+                    let b = coord_list(&ctx, k, v)?;
+                    match k {
+                        "rock" => r.rock = b,
+                        "smoke" => r.smoke = b,
+                        "fire" => r.fire = b,
+                        "acid" => r.acid = b,
+                        "frozen_buildings" => r.frozen_b = b,
+                        "shield_buildings" => r.shield_b = b,
+                        _ => r.acid_tiles = b,
+                    }
+                }
+            }
+            "tally" => {
+                let m = kv(&ctx, &words[1..], &["kills", "alpha_kills", "ruined", "spawned", "blocked", "mech_deaths", "monster_damage"])?;
+                for (k, v) in m {
+                    match k {
+                        "kills" => r.tally.kills = num(&ctx, k, v)?,
+                        "alpha_kills" => r.tally.alpha_kills = num(&ctx, k, v)?,
+                        "ruined" => {
+                            let (a, b) = v.split_once(',').ok_or_else(|| ctx.err("ruined: expected LEFT,RIGHT"))?;
+                            r.tally.ruined = [num(&ctx, k, a)?, num(&ctx, k, b)?];
+                        }
+                        "spawned" => r.tally.spawned = num(&ctx, k, v)?,
+                        "blocked" => r.tally.blocked = num(&ctx, k, v)?,
+                        "mech_deaths" => r.tally.mech_deaths = num(&ctx, k, v)?,
+                        _ => r.tally.monster_damage = num(&ctx, k, v)?,
+                    }
+                }
+            }
+            "terrain" | "spawns" => {
+                let is_terrain = words[0] == "terrain";
+                for row in 0..ROWS {
+                    ctx.line = i + 1;
+                    let l = lines.get(i).map(|l| l.trim()).unwrap_or("");
+                    i += 1;
+                    let chars: Vec<char> = l.chars().collect();
+                    if chars.len() != COLS {
+                        return Err(ctx.err(format!("{} row {}: expected {COLS} characters, got '{l}'", words[0], row + 1)));
+                    }
+                    for (col, ch) in chars.into_iter().enumerate() {
+                        let t = tile(col, row);
+                        let b = bit(t);
+                        if is_terrain {
+                            match ch {
+                                '.' => {}
+                                'B' => r.buildings |= b,
+                                'M' => r.mountains |= b,
+                                'W' => r.water |= b,
+                                'F' => r.forest |= b,
+                                'D' => r.desert |= b,
+                                _ => return Err(ctx.err(format!("terrain: unknown letter '{ch}' (valid: . B M W F D)"))),
+                            }
+                        } else if ch != '.' {
+                            let n = ch.to_digit(10).filter(|n| (1..=8).contains(n)).ok_or_else(|| ctx.err(format!("spawns: '{ch}' is not a spawn number 1-8")))?;
+                            if r.spawn[n as usize - 1] != NO_TILE {
+                                return Err(ctx.err(format!("spawns: spawn number {n} used twice")));
+                            }
+                            r.spawn[n as usize - 1] = t;
+                        }
+                    }
+                }
+            }
+            other => return Err(ctx.err(format!("unknown line '{other}'"))),
+        }
+    }
+    ctx.line = 1;
+    if !seen_header {
+        return Err(ctx.err("a position starts with 'rift-position 1'"));
+    }
+    // Consistency: one unit per tile, units not on buildings or mountains.
+    let mut seen: Bits = 0;
+    let mut put = |t: Tile, what: String| -> Result<(), PositionError> {
+        if t == NO_TILE {
+            return Ok(());
+        }
+        if seen & bit(t) != 0 {
+            return Err(PositionError { line: 0, message: format!("two units on {}", coord(t)) });
+        }
+        if (r.buildings | r.mountains) & bit(t) != 0 {
+            return Err(PositionError { line: 0, message: format!("{what} stands on a building or mountain at {}", coord(t)) });
+        }
+        seen |= bit(t);
+        Ok(())
+    };
+    for (i, m) in r.mechs.iter().enumerate() {
+        if m.alive() {
+            put(m.tile, format!("mech {}", ['A', 'B'][i]))?;
+        }
+    }
+    for (i, m) in r.monsters.iter().enumerate() {
+        if m.on_map() {
+            put(m.tile, format!("monster {}", i + 1))?;
+        }
+    }
+    for t in tiles(r.rock) {
+        put(t, "a rock".to_string())?;
+    }
+    Ok(r)
+}
+
+/// A readable board for the trace and `Display`: a header line, the grid, and a line per unit.
+///
+/// Grid cells are 3 characters: the unit (`A`/`B` mechs, `1`-`4` monsters, `R` rock) or the
+/// terrain (`.` ground, `B` building, `M` mountain, `~` water, `F` forest, `D` desert), then a
+/// cube mark (`c` detection) or the spawn number, then a token (`s` smoke, `f` fire, `a` acid,
+/// `*` frozen, `+` shield).
+pub fn render(r: &Rift) -> String {
+    let c = r.content;
+    let mut s = String::new();
+    let cards: Vec<String> = (0..3u8)
+        .map(|k| format!("{}{} {}", if k == r.die_card { "*" } else { "" }, k + 1, r.card_name(k)))
+        .collect();
+    let (compass, seek) = r.compass();
+    s.push_str(&format!(
+        "turn {} | campaign die {} | monster die {} on card {} | compass {} | seek {} | ruins {} | phase {:?}\n",
+        r.turn,
+        r.campaign_die,
+        r.die,
+        r.die_card + 1,
+        compass.iter().map(|d| d.letter()).collect::<String>(),
+        if seek > 0 { "east" } else { "west" },
+        r.ruins,
+        r.phase
+    ));
+    s.push_str(&format!("cards: {}\n", cards.join("  ")));
+    s.push_str("     1  2  3  4  5  6\n");
+    let water = r.water_now();
+    for row in 0..ROWS {
+        s.push_str(&format!("{row:>2}  ", row = row + 1));
+        for col in 0..COLS {
+            let t = tile(col, row);
+            let b = bit(t);
+            let unit = if let Some(i) = r.mech_at(t) {
+                Some(['A', 'B'][i])
+            } else if let Some(i) = r.monster_at(t) {
+                Some(char::from(b'1' + i as u8))
+            } else if r.rock & b != 0 {
+                Some('R')
+            } else {
+                None
+            };
+            let terr = if water & b != 0 && r.buildings & b == 0 && r.mountains & b == 0 {
+                '~'
+            } else {
+                terrain_char(r, t)
+            };
+            let first = unit.unwrap_or(terr);
+            let cube = r.monsters.iter().any(|m| m.at == Where::Detected && m.tile == t);
+            let second = if cube {
+                'c'
+            } else if let Some(n) = r.spawn.iter().position(|&x| x == t) {
+                char::from(b'1' + n as u8)
+            } else if unit.is_some() {
+                terr
+            } else {
+                ' '
+            };
+            let third = if r.smoke & b != 0 {
+                's'
+            } else if r.fire & b != 0 {
+                'f'
+            } else if r.acid & b != 0 {
+                'a'
+            } else if r.frozen_b & b != 0 {
+                '*'
+            } else if r.shield_b & b != 0 {
+                '+'
+            } else {
+                ' '
+            };
+            s.push(first);
+            s.push(second);
+            s.push(third);
+        }
+        s.push('\n');
+    }
+    for (i, m) in r.mechs.iter().enumerate() {
+        s.push_str(&format!(
+            "  mech {} {} ({}) at {} hp {}/{} status {}{}{}\n",
+            ['A', 'B'][i],
+            c.mechs[m.card as usize].name,
+            c.pilots[m.pilot as usize].name,
+            coord(m.tile),
+            m.hp,
+            m.max_hp,
+            status_list(m.status),
+            if m.moved { " moved" } else { "" },
+            if m.done { " done" } else { "" }
+        ));
+    }
+    for (i, m) in r.monsters.iter().enumerate() {
+        match m.at {
+            Where::Map => {
+                let aim = if m.aim_dir == NO_AIM {
+                    "aims nothing".to_string()
+                } else {
+                    let d = Dir::from_index(m.aim_dir);
+                    let t = r.aim_tile(&r.stats(i).attack, m.tile, d, m.aim_dist).unwrap_or(NO_TILE);
+                    format!("aims {} at {}", d.letter(), coord(t))
+                };
+                s.push_str(&format!(
+                    "  {} (card {}, place {}) at {} hp {} status {} {}\n",
+                    r.monster_name(i),
+                    m.card + 1,
+                    m.place,
+                    coord(m.tile),
+                    m.hp,
+                    status_list(m.status),
+                    aim
+                ));
+            }
+            Where::Detected => s.push_str(&format!(
+                "  #{} detected: {} at {}\n",
+                i + 1,
+                r.card_name(m.card),
+                coord(m.tile)
+            )),
+            Where::Supply => {}
+        }
+    }
+    s
+}
