@@ -1,1 +1,29 @@
-//! The lab: experiment files, sweep expansion, the parallel runner, statistics and reports.
+//! The lab: experiment files, sweep expansion into cells, the parallel runner, statistics and
+//! reports (DESIGN.md, "Reports").
+//!
+//! The flow is: [`Experiment::load`] (syntax and game-agnostic checks) → [`Plan::new`] (checked
+//! against one game's axes and setups and the strategies, expanded into cells) →
+//! [`run_experiment`] (rayon, integer totals) → [`Report`] → [`write_report`]. Everything that can
+//! be wrong with the input is found before the first game is played, so bad input writes
+//! nothing. The API is generic over the [`Game`](crate::Game), so tests drive it with the
+//! [`Race`](crate::games::race::Race) fixture; the CLI picks the game through the registry.
+
+mod experiment;
+mod plan;
+mod play;
+mod report;
+mod runner;
+mod stats;
+
+pub use experiment::{
+    ErrorKind, Experiment, ExperimentError, Location, experiment_names, find_experiment,
+};
+pub use plan::{Cell, Plan, PlanStrategy, PolicyFactory};
+pub use play::{play_traced, setup_from_pairs};
+pub use report::{
+    CellReport, GameRow, Report, ReportError, Totals, temp_path, write_atomically, write_report,
+};
+pub use runner::{
+    NoProgress, Progress, RunOptions, play_game, run_experiment, run_experiment_with_progress,
+};
+pub use stats::{Z95, wilson};

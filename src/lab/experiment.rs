@@ -1,0 +1,673 @@
+//! Experiment files (`experiments/*.toml`): read once, checked for syntax and unknown keys, and
+//! kept with the position of every value so that later checks (against a game's axes and the
+//! strategies) can say exactly where a bad value is.
+//!
+//! This is the game-agnostic half of validation; [`Plan`](super::Plan) does the half that needs
+//! the game type.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::game::AxisValue;
+use crate::games::GameKind;
+
+/// Where an error is: a file, and the 1-based line and column in it when known.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Location {
+    /// The file as the user named it.
+    pub path: String,
+    /// 1-based `(line, column)` in the file, when the error is tied to a place in it.
+    pub line_column: Option<(usize, usize)>,
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line_column {
+            Some((line, column)) => write!(f, "{}:{line}:{column}", self.path),
+            None => f.write_str(&self.path),
+        }
+    }
+}
+
+/// What was wrong with an experiment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The file could not be read.
+    Io(String),
+    /// TOML syntax, an unknown or missing key, or a value of the wrong type (the TOML
+    /// parser's message).
+    Toml(String),
+    /// The experiment directory has no experiment of this name.
+    NoSuchExperiment {
+        /// The name asked for.
+        name: String,
+        /// The experiments that exist.
+        valid: Vec<String>,
+    },
+    /// `game = ...` names no game in the registry.
+    UnknownGame {
+        /// The name in the file.
+        name: String,
+        /// The games that exist.
+        valid: Vec<String>,
+    },
+    /// The experiment is for another game than the one it is being planned for.
+    WrongGame {
+        /// The game the plan is for.
+        expected: String,
+        /// The game the file names.
+        found: String,
+    },
+    /// A `[setup]` or `[sweep]` key that is not one of the game's axes.
+    UnknownAxis {
+        /// The key in the file.
+        axis: String,
+        /// The game.
+        game: String,
+        /// The game's axes.
+        valid: Vec<String>,
+    },
+    /// A value an axis does not accept (wrong type, out of range, unknown name).
+    AxisValue {
+        /// The axis.
+        axis: String,
+        /// What is wrong, naming the valid values.
+        message: String,
+    },
+    /// An axis given twice (in both `[setup]` and `[sweep]`) or a sweep value repeated.
+    Duplicate(String),
+    /// A strategy name that does not exist.
+    UnknownStrategy {
+        /// The name in the file.
+        name: String,
+        /// The strategies that exist.
+        valid: Vec<String>,
+    },
+    /// A strategy that exists but could not be loaded or built.
+    Strategy {
+        /// The strategy.
+        name: String,
+        /// The strategy loader's message.
+        message: String,
+    },
+    /// The game rejected the setup of one cell.
+    Setup {
+        /// The cell's sweep values (`ruins=3 extra_turn=true`), empty without a sweep.
+        cell: String,
+        /// The game's message.
+        message: String,
+    },
+    /// Any other invalid value (`games = 0`, a name that is not a folder name, ...).
+    Invalid(String),
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ErrorKind::Io(m) => write!(f, "cannot read: {m}"),
+            ErrorKind::Toml(m) => f.write_str(m),
+            ErrorKind::NoSuchExperiment { name, valid } => {
+                write!(f, "no experiment '{name}' (valid: {})", list(valid))
+            }
+            ErrorKind::UnknownGame { name, valid } => {
+                write!(f, "unknown game '{name}' (valid: {})", list(valid))
+            }
+            ErrorKind::WrongGame { expected, found } => {
+                write!(f, "experiment is for game '{found}', not '{expected}'")
+            }
+            ErrorKind::UnknownAxis { axis, game, valid } => {
+                write!(
+                    f,
+                    "unknown axis '{axis}' for game '{game}' (valid: {})",
+                    list(valid)
+                )
+            }
+            ErrorKind::AxisValue { axis, message } => write!(f, "axis '{axis}': {message}"),
+            ErrorKind::Duplicate(m) => f.write_str(m),
+            ErrorKind::UnknownStrategy { name, valid } => {
+                write!(f, "unknown strategy '{name}' (valid: {})", list(valid))
+            }
+            ErrorKind::Strategy { name, message } => write!(f, "strategy '{name}': {message}"),
+            ErrorKind::Setup { cell, message } if cell.is_empty() => f.write_str(message),
+            ErrorKind::Setup { cell, message } => write!(f, "cell {cell}: {message}"),
+            ErrorKind::Invalid(m) => f.write_str(m),
+        }
+    }
+}
+
+fn list(names: &[String]) -> String {
+    if names.is_empty() {
+        "none".to_string()
+    } else {
+        names.join(", ")
+    }
+}
+
+/// A bad experiment: what was wrong and where, displayed on one line as
+/// `FILE:LINE:COLUMN: message` (or `FILE: message` when no place in the file applies).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExperimentError {
+    /// Where.
+    pub at: Location,
+    /// What.
+    pub kind: ErrorKind,
+}
+
+impl fmt::Display for ExperimentError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // One line, always: messages from other parsers may carry newlines.
+        let message = self.kind.to_string();
+        let message = message.split_whitespace().collect::<Vec<_>>().join(" ");
+        write!(f, "{}: {message}", self.at)
+    }
+}
+
+impl std::error::Error for ExperimentError {}
+
+/// The file as written (serde's view, positions kept).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawExperiment {
+    name: Spanned<String>,
+    game: Spanned<String>,
+    strategies: Spanned<Vec<Spanned<String>>>,
+    games: Spanned<i64>,
+    seed: Spanned<i64>,
+    #[serde(default)]
+    setup: BTreeMap<Spanned<String>, Spanned<toml::Value>>,
+    #[serde(default)]
+    sweep: BTreeMap<Spanned<String>, Spanned<Vec<Spanned<toml::Value>>>>,
+}
+
+/// Byte ranges of the values in the file, for error locations.
+#[derive(Clone, Debug, Default)]
+struct Spans {
+    game: Option<Range<usize>>,
+    strategies: Vec<Range<usize>>,
+    /// Per `[setup]` entry: (key, value).
+    setup: Vec<(Range<usize>, Range<usize>)>,
+    /// Per `[sweep]` axis: key and each value.
+    sweep: Vec<(Range<usize>, Vec<Range<usize>>)>,
+}
+
+/// An experiment, read and checked for everything that does not need the game type: the
+/// experiment's name (a folder name), the game name, the strategies (at least one, no
+/// repeats), `games >= 1`, `seed >= 0`, setup and sweep values that are integers, booleans or
+/// names, non-empty sweeps without repeated values, and no axis in both tables.
+///
+/// `[setup]` and `[sweep]` keep the order of the file; the sweep's order is the order of the
+/// report's axis columns, and its first axis varies slowest among cells.
+#[derive(Clone, Debug)]
+pub struct Experiment {
+    /// The experiment's name; the report goes to `results/<name>/`.
+    pub name: String,
+    /// The game's registry name.
+    pub game: String,
+    /// The strategies to compare, by name (`strategies/<name>.toml`).
+    pub strategies: Vec<String>,
+    /// Games per cell (`>= 1`).
+    pub games: u64,
+    /// The experiment seed every game's seeds derive from.
+    pub seed: u64,
+    /// Fixed setup values, in file order.
+    pub setup: Vec<(String, AxisValue)>,
+    /// Sweep axes and their values, in file order.
+    pub sweep: Vec<(String, Vec<AxisValue>)>,
+    path: String,
+    text: String,
+    spans: Spans,
+}
+
+impl Experiment {
+    /// Reads and checks an experiment file.
+    ///
+    /// # Errors
+    /// An [`ExperimentError`] naming the file (and line and column where it applies) when the
+    /// file cannot be read or fails a check of [`Experiment::parse`].
+    pub fn load(path: &Path) -> Result<Experiment, ExperimentError> {
+        let shown = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| ExperimentError {
+            at: Location {
+                path: shown.clone(),
+                line_column: None,
+            },
+            kind: ErrorKind::Io(e.to_string()),
+        })?;
+        Experiment::parse(&text, &shown)
+    }
+
+    /// Checks the text of an experiment file; `path` is only used in error messages.
+    ///
+    /// # Errors
+    /// An [`ExperimentError`] with the line and column of the first bad value: TOML syntax, an
+    /// unknown or missing key, a wrong type, or a failed check (see [`Experiment`]).
+    ///
+    /// # Examples
+    /// ```
+    /// let e = sololab::lab::Experiment::parse(
+    ///     "name = 'x'\ngame = 'rift'\nstrategies = ['random']\ngames = 10\nseed = 1\n\
+    ///      [sweep]\nruins = [3, 2]\n",
+    ///     "x.toml",
+    /// )
+    /// .unwrap();
+    /// assert_eq!(e.sweep[0].1.len(), 2);
+    /// let err = sololab::lab::Experiment::parse("name = 'x'\nbogus = 1\n", "x.toml").unwrap_err();
+    /// assert!(err.to_string().starts_with("x.toml:2:1: unknown field `bogus`"));
+    /// ```
+    pub fn parse(text: &str, path: &str) -> Result<Experiment, ExperimentError> {
+        let mut exp = Experiment {
+            name: String::new(),
+            game: String::new(),
+            strategies: Vec::new(),
+            games: 0,
+            seed: 0,
+            setup: Vec::new(),
+            sweep: Vec::new(),
+            path: path.to_string(),
+            text: text.to_string(),
+            spans: Spans::default(),
+        };
+        let raw: RawExperiment = toml::from_str(text)
+            .map_err(|e| exp.error(e.span(), ErrorKind::Toml(e.message().trim().to_string())))?;
+
+        let name = raw.name.get_ref();
+        let name_ok = !name.is_empty()
+            && name != "."
+            && name != ".."
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
+        if !name_ok {
+            return Err(exp.error(
+                Some(raw.name.span()),
+                ErrorKind::Invalid(format!(
+                    "name '{name}' must be a folder name (letters, digits, '-', '_', '.')"
+                )),
+            ));
+        }
+        exp.name = name.clone();
+        exp.game = raw.game.get_ref().clone();
+        exp.spans.game = Some(raw.game.span());
+
+        if raw.strategies.get_ref().is_empty() {
+            return Err(exp.error(
+                Some(raw.strategies.span()),
+                ErrorKind::Invalid("strategies: name at least one strategy".into()),
+            ));
+        }
+        for s in raw.strategies.get_ref() {
+            if exp.strategies.contains(s.get_ref()) {
+                return Err(exp.error(
+                    Some(s.span()),
+                    ErrorKind::Duplicate(format!("strategy '{}' is listed twice", s.get_ref())),
+                ));
+            }
+            exp.strategies.push(s.get_ref().clone());
+            exp.spans.strategies.push(s.span());
+        }
+
+        let games = *raw.games.get_ref();
+        if games < 1 {
+            return Err(exp.error(
+                Some(raw.games.span()),
+                ErrorKind::Invalid(format!("games = {games}: play at least 1 game per cell")),
+            ));
+        }
+        exp.games = games as u64;
+        let seed = *raw.seed.get_ref();
+        if seed < 0 {
+            return Err(exp.error(
+                Some(raw.seed.span()),
+                ErrorKind::Invalid(format!("seed = {seed}: must be 0 or more")),
+            ));
+        }
+        exp.seed = seed as u64;
+
+        let mut setup: Vec<_> = raw.setup.into_iter().collect();
+        setup.sort_by_key(|(k, _)| k.span().start);
+        for (key, value) in setup {
+            let v = exp.axis_value(key.get_ref(), &value)?;
+            exp.setup.push((key.get_ref().clone(), v));
+            exp.spans.setup.push((key.span(), value.span()));
+        }
+
+        let mut sweep: Vec<_> = raw.sweep.into_iter().collect();
+        sweep.sort_by_key(|(k, _)| k.span().start);
+        for (key, values) in sweep {
+            let axis = key.get_ref();
+            if let Some(i) = exp.setup.iter().position(|(k, _)| k == axis) {
+                let at = exp.spans.setup[i].0.clone();
+                return Err(exp.error(
+                    Some(key.span()),
+                    ErrorKind::Duplicate(format!(
+                        "axis '{axis}' is in both [setup] (line {}) and [sweep]",
+                        exp.line_column(at.start).0
+                    )),
+                ));
+            }
+            if values.get_ref().is_empty() {
+                return Err(exp.error(
+                    Some(values.span()),
+                    ErrorKind::AxisValue {
+                        axis: axis.clone(),
+                        message: "a sweep axis needs at least one value".into(),
+                    },
+                ));
+            }
+            let mut parsed = Vec::new();
+            let mut spans = Vec::new();
+            for value in values.get_ref() {
+                let v = exp.axis_value(axis, value)?;
+                if parsed.contains(&v) {
+                    return Err(exp.error(
+                        Some(value.span()),
+                        ErrorKind::Duplicate(format!("axis '{axis}': value {v} is listed twice")),
+                    ));
+                }
+                parsed.push(v);
+                spans.push(value.span());
+            }
+            exp.sweep.push((axis.clone(), parsed));
+            exp.spans.sweep.push((key.span(), spans));
+        }
+        Ok(exp)
+    }
+
+    fn axis_value(
+        &self,
+        axis: &str,
+        value: &Spanned<toml::Value>,
+    ) -> Result<AxisValue, ExperimentError> {
+        match value.get_ref() {
+            toml::Value::Integer(i) => Ok(AxisValue::Int(*i)),
+            toml::Value::Boolean(b) => Ok(AxisValue::Bool(*b)),
+            toml::Value::String(s) => Ok(AxisValue::Name(s.clone())),
+            other => Err(self.error(
+                Some(value.span()),
+                ErrorKind::AxisValue {
+                    axis: axis.to_string(),
+                    message: format!(
+                        "{other} is a {}, not an integer, true/false or a name",
+                        other.type_str()
+                    ),
+                },
+            )),
+        }
+    }
+
+    /// The file this experiment was read from, as the user named it.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// Looks the game up in the registry.
+    ///
+    /// # Errors
+    /// [`ErrorKind::UnknownGame`] at the `game` value, listing the valid games.
+    pub fn game_kind(&self) -> Result<GameKind, ExperimentError> {
+        GameKind::ALL
+            .iter()
+            .copied()
+            .find(|g| g.name() == self.game)
+            .ok_or_else(|| {
+                self.error(
+                    self.spans.game.clone(),
+                    ErrorKind::UnknownGame {
+                        name: self.game.clone(),
+                        valid: GameKind::ALL.iter().map(|g| g.name().to_string()).collect(),
+                    },
+                )
+            })
+    }
+
+    /// The number of cells: strategies times the product of the sweep axes' value counts.
+    pub fn cell_count(&self) -> usize {
+        self.strategies.len() * self.sweep.iter().map(|(_, v)| v.len()).product::<usize>()
+    }
+
+    /// An error located at a byte range of the file (or at the file when `None`).
+    pub(crate) fn error(&self, span: Option<Range<usize>>, kind: ErrorKind) -> ExperimentError {
+        ExperimentError {
+            at: Location {
+                path: self.path.clone(),
+                line_column: span.map(|s| self.line_column(s.start)),
+            },
+            kind,
+        }
+    }
+
+    /// An error at the `game` value.
+    pub(crate) fn game_error(&self, kind: ErrorKind) -> ExperimentError {
+        self.error(self.spans.game.clone(), kind)
+    }
+
+    /// An error at strategy `i`.
+    pub(crate) fn strategy_error(&self, i: usize, kind: ErrorKind) -> ExperimentError {
+        self.error(self.spans.strategies.get(i).cloned(), kind)
+    }
+
+    /// An error at the key of `[setup]` entry `i`.
+    pub(crate) fn setup_key_error(&self, i: usize, kind: ErrorKind) -> ExperimentError {
+        self.error(self.spans.setup.get(i).map(|s| s.0.clone()), kind)
+    }
+
+    /// An error at the value of `[setup]` entry `i`.
+    pub(crate) fn setup_value_error(&self, i: usize, kind: ErrorKind) -> ExperimentError {
+        self.error(self.spans.setup.get(i).map(|s| s.1.clone()), kind)
+    }
+
+    /// An error at the key of sweep axis `a`.
+    pub(crate) fn sweep_key_error(&self, a: usize, kind: ErrorKind) -> ExperimentError {
+        self.error(self.spans.sweep.get(a).map(|s| s.0.clone()), kind)
+    }
+
+    /// An error at value `v` of sweep axis `a`.
+    pub(crate) fn sweep_value_error(&self, a: usize, v: usize, kind: ErrorKind) -> ExperimentError {
+        self.error(
+            self.spans.sweep.get(a).and_then(|s| s.1.get(v)).cloned(),
+            kind,
+        )
+    }
+
+    fn line_column(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.text.len());
+        let before = &self.text[..offset];
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        (line, before[line_start..].chars().count() + 1)
+    }
+
+    /// The experiment as TOML in the file's own format: loads back with [`Experiment::parse`]
+    /// to the same values.
+    pub fn to_toml(&self) -> String {
+        self.to_toml_table(None)
+    }
+
+    /// The experiment as TOML, under the table `table` when given (`run.toml` keeps it under
+    /// `[experiment]`).
+    pub fn to_toml_table(&self, table: Option<&str>) -> String {
+        let mut s = String::new();
+        let sub = |name: &str| match table {
+            Some(t) => format!("[{t}.{name}]"),
+            None => format!("[{name}]"),
+        };
+        if let Some(t) = table {
+            s.push_str(&format!("[{t}]\n"));
+        }
+        s.push_str(&format!("name = {}\n", quote(&self.name)));
+        s.push_str(&format!("game = {}\n", quote(&self.game)));
+        let strategies: Vec<String> = self.strategies.iter().map(|n| quote(n)).collect();
+        s.push_str(&format!("strategies = [{}]\n", strategies.join(", ")));
+        s.push_str(&format!("games = {}\n", self.games));
+        s.push_str(&format!("seed = {}\n", self.seed));
+        s.push_str(&format!("\n{}\n", sub("setup")));
+        for (k, v) in &self.setup {
+            s.push_str(&format!("{} = {}\n", key(k), value(v)));
+        }
+        s.push_str(&format!("\n{}\n", sub("sweep")));
+        for (k, vs) in &self.sweep {
+            let vs: Vec<String> = vs.iter().map(value).collect();
+            s.push_str(&format!("{} = [{}]\n", key(k), vs.join(", ")));
+        }
+        s
+    }
+}
+
+/// A TOML basic string.
+pub(crate) fn quote(s: &str) -> String {
+    toml::Value::String(s.to_string()).to_string()
+}
+
+/// A TOML key: bare when it can be.
+fn key(k: &str) -> String {
+    if !k.is_empty()
+        && k.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    {
+        k.to_string()
+    } else {
+        quote(k)
+    }
+}
+
+/// A TOML value for an axis value.
+pub(crate) fn value(v: &AxisValue) -> String {
+    match v {
+        AxisValue::Int(i) => i.to_string(),
+        AxisValue::Bool(b) => b.to_string(),
+        AxisValue::Name(n) => quote(n),
+    }
+}
+
+/// The experiments in `dir`: the stems of its `*.toml` files, sorted. Empty when `dir` cannot
+/// be read.
+pub fn experiment_names(dir: &Path) -> Vec<String> {
+    toml_stems(dir)
+}
+
+/// The stems of the `*.toml` files in `dir`, sorted (empty when `dir` cannot be read).
+pub(crate) fn toml_stems(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml") && p.is_file())
+        .filter_map(|p| p.file_stem().and_then(|s| s.to_str()).map(str::to_string))
+        .collect();
+    names.sort();
+    names
+}
+
+/// Finds an experiment file: `arg` itself when it is a file or names one (contains a path
+/// separator or ends in `.toml`), else `dir/<arg>.toml`.
+///
+/// # Errors
+/// [`ErrorKind::NoSuchExperiment`] listing the experiments in `dir`, or [`ErrorKind::Io`]
+/// when `arg` looks like a path that does not exist.
+pub fn find_experiment(arg: &str, dir: &Path) -> Result<PathBuf, ExperimentError> {
+    let as_path = PathBuf::from(arg);
+    if as_path.is_file() {
+        return Ok(as_path);
+    }
+    if arg.ends_with(".toml") || arg.contains(std::path::MAIN_SEPARATOR) || arg.contains('/') {
+        return Err(ExperimentError {
+            at: Location {
+                path: arg.to_string(),
+                line_column: None,
+            },
+            kind: ErrorKind::Io("no such file".into()),
+        });
+    }
+    let in_dir = dir.join(format!("{arg}.toml"));
+    if in_dir.is_file() {
+        return Ok(in_dir);
+    }
+    Err(ExperimentError {
+        at: Location {
+            path: dir.display().to_string(),
+            line_column: None,
+        },
+        kind: ErrorKind::NoSuchExperiment {
+            name: arg.to_string(),
+            valid: experiment_names(dir),
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GOOD: &str = "name = \"t\"\ngame = \"rift\"\nstrategies = [\"random\", \"greedy\"]\n\
+        games = 10\nseed = 3\n[setup]\nruins = 3\n[sweep]\nzeta = [1, 2]\nextra_turn = [false, true]\n";
+
+    #[test]
+    fn parse_keeps_file_order_and_values() {
+        let e = Experiment::parse(GOOD, "t.toml").unwrap();
+        assert_eq!(e.name, "t");
+        assert_eq!(e.strategies, ["random", "greedy"]);
+        assert_eq!((e.games, e.seed), (10, 3));
+        assert_eq!(e.setup, [("ruins".to_string(), AxisValue::Int(3))]);
+        assert_eq!(e.sweep[0].0, "zeta");
+        assert_eq!(
+            e.sweep[1],
+            (
+                "extra_turn".into(),
+                vec![AxisValue::Bool(false), AxisValue::Bool(true)]
+            )
+        );
+        assert_eq!(e.cell_count(), 8);
+    }
+
+    #[test]
+    fn to_toml_round_trips() {
+        let e = Experiment::parse(GOOD, "t.toml").unwrap();
+        let again = Experiment::parse(&e.to_toml(), "again.toml").unwrap();
+        assert_eq!(again.to_toml(), e.to_toml());
+        assert_eq!(again.sweep, e.sweep);
+    }
+
+    #[test]
+    fn errors_say_where() {
+        let err = Experiment::parse(&GOOD.replace("seed = 3", "seed = 3\ncolour = 1"), "t.toml")
+            .unwrap_err();
+        assert_eq!(err.at.line_column, Some((6, 1)));
+        assert!(err.to_string().contains("unknown field `colour`"), "{err}");
+
+        let err = Experiment::parse("name = \"t\"\ngame = [", "t.toml").unwrap_err();
+        assert_eq!(err.at.path, "t.toml");
+        assert_eq!(err.at.line_column.unwrap().0, 2);
+        assert!(!err.to_string().contains('\n'));
+
+        let err = Experiment::parse(&GOOD.replace("zeta = [1, 2]", "zeta = [1, 1]"), "t.toml")
+            .unwrap_err();
+        assert_eq!(err.at.line_column, Some((9, 12)));
+
+        let err =
+            Experiment::parse(&GOOD.replace("games = 10", "games = 0"), "t.toml").unwrap_err();
+        assert_eq!(err.at.line_column, Some((4, 9)));
+
+        let err = Experiment::parse(&GOOD.replace("zeta", "ruins"), "t.toml").unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("both [setup] (line 7) and [sweep]"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn unknown_game_lists_the_registry() {
+        let e = Experiment::parse(&GOOD.replace("\"rift\"", "\"chess\""), "t.toml").unwrap();
+        let err = e.game_kind().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "t.toml:2:8: unknown game 'chess' (valid: rift)"
+        );
+    }
+}

@@ -1,0 +1,252 @@
+//! The resolved plan of a run: an [`Experiment`] checked against one game's axes and setups and
+//! against the strategies, expanded into cells. Everything that can be wrong with the input is
+//! found here, before any game is played (ripgrep's low-args/high-args split, STYLE.md).
+
+use std::fmt;
+use std::sync::Arc;
+
+use super::experiment::{ErrorKind, Experiment, ExperimentError};
+use crate::game::{AxisKind, AxisValue, Game, SetupValues};
+use crate::policy::Policy;
+
+/// Builds a fresh policy for one strategy; called once per rayon task (and per strategy) by the
+/// runner, so it must be cheap next to playing a few games, and must not fail (strategies are
+/// built once while planning to surface their errors).
+pub type PolicyFactory<G> = Arc<dyn Fn() -> Box<dyn Policy<G>> + Send + Sync>;
+
+/// One cell: a strategy and one value of each sweep axis, with the game's resolved setup.
+#[derive(Clone, Debug)]
+pub struct Cell<G: Game> {
+    /// Index into [`Plan::strategies`].
+    pub strategy: usize,
+    /// One value per sweep axis, in the order of [`Plan::axes`].
+    pub values: Vec<AxisValue>,
+    /// The setup every game of this cell starts from.
+    pub setup: G::Setup,
+}
+
+/// A strategy of the plan: its name and how to build its policy.
+#[derive(Clone)]
+pub struct PlanStrategy<G: Game> {
+    /// The name the experiment uses.
+    pub name: String,
+    /// Builds the policy.
+    pub factory: PolicyFactory<G>,
+}
+
+impl<G: Game> fmt::Debug for PlanStrategy<G> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PlanStrategy")
+            .field("name", &self.name)
+            .finish_non_exhaustive()
+    }
+}
+
+/// An experiment resolved for game `G`: every cell's setup resolved and every strategy built.
+///
+/// Cells are ordered strategy first (in the experiment's order), then by sweep values with the
+/// first axis varying slowest; cell `c`'s games are `0..experiment.games`.
+#[derive(Clone, Debug)]
+pub struct Plan<G: Game> {
+    /// The experiment as it will be run (overrides such as `--games` already applied).
+    pub experiment: Experiment,
+    /// The sweep axes' names, in file order (the report's axis columns).
+    pub axes: Vec<String>,
+    /// The strategies, in the experiment's order.
+    pub strategies: Vec<PlanStrategy<G>>,
+    /// The cells, in report order.
+    pub cells: Vec<Cell<G>>,
+}
+
+impl<G: Game> Plan<G> {
+    /// Checks `experiment` against game `G` and resolves it into cells. `strategy` turns a
+    /// strategy name into a policy factory, or says what is wrong with the name; it is called
+    /// once per strategy.
+    ///
+    /// Checks, in order: the experiment is for `G`; every `[setup]` and `[sweep]` key is one of
+    /// [`Game::axes`]; every value has the axis's type and range (and, for name axes, is one of
+    /// [`Game::axis_names`] when the game lists them); [`Game::resolve_setup`] accepts every
+    /// cell; every strategy resolves.
+    ///
+    /// # Errors
+    /// The first problem found, as an [`ExperimentError`] at the offending value.
+    pub fn new(
+        experiment: Experiment,
+        mut strategy: impl FnMut(&str) -> Result<PolicyFactory<G>, ErrorKind>,
+    ) -> Result<Plan<G>, ExperimentError> {
+        let e = &experiment;
+        if e.game != G::NAME {
+            return Err(e.game_error(ErrorKind::WrongGame {
+                expected: G::NAME.to_string(),
+                found: e.game.clone(),
+            }));
+        }
+        let unknown_axis = |axis: &str| ErrorKind::UnknownAxis {
+            axis: axis.to_string(),
+            game: G::NAME.to_string(),
+            valid: G::axes().iter().map(|a| a.name.to_string()).collect(),
+        };
+        for (i, (axis, value)) in e.setup.iter().enumerate() {
+            let Some(kind) = axis_kind::<G>(axis) else {
+                return Err(e.setup_key_error(i, unknown_axis(axis)));
+            };
+            check_kind(axis, &kind, value).map_err(|k| e.setup_value_error(i, k))?;
+        }
+        for (a, (axis, values)) in e.sweep.iter().enumerate() {
+            let Some(kind) = axis_kind::<G>(axis) else {
+                return Err(e.sweep_key_error(a, unknown_axis(axis)));
+            };
+            for (v, value) in values.iter().enumerate() {
+                check_kind(axis, &kind, value).map_err(|k| e.sweep_value_error(a, v, k))?;
+            }
+        }
+
+        // Cells: odometer over the sweep axes, last axis fastest.
+        let fixed: SetupValues = e.setup.iter().cloned().collect();
+        let sizes: Vec<usize> = e.sweep.iter().map(|(_, v)| v.len()).collect();
+        let combos: usize = sizes.iter().product();
+        let mut setups = Vec::with_capacity(combos);
+        let mut digits = vec![0usize; sizes.len()];
+        for _ in 0..combos {
+            let mut values = fixed.clone();
+            let mut cell_values = Vec::with_capacity(sizes.len());
+            for (a, (axis, vs)) in e.sweep.iter().enumerate() {
+                values.insert(axis.clone(), vs[digits[a]].clone());
+                cell_values.push(vs[digits[a]].clone());
+            }
+            let setup = resolve_cell::<G>(e, &values, &digits)?;
+            setups.push((cell_values, setup));
+            for a in (0..digits.len()).rev() {
+                digits[a] += 1;
+                if digits[a] < sizes[a] {
+                    break;
+                }
+                digits[a] = 0;
+            }
+        }
+
+        let mut strategies = Vec::with_capacity(e.strategies.len());
+        for (i, name) in e.strategies.iter().enumerate() {
+            let factory = strategy(name).map_err(|k| e.strategy_error(i, k))?;
+            strategies.push(PlanStrategy {
+                name: name.clone(),
+                factory,
+            });
+        }
+        let mut cells = Vec::with_capacity(strategies.len() * setups.len());
+        for s in 0..strategies.len() {
+            for (values, setup) in &setups {
+                cells.push(Cell {
+                    strategy: s,
+                    values: values.clone(),
+                    setup: setup.clone(),
+                });
+            }
+        }
+        let axes = e.sweep.iter().map(|(a, _)| a.clone()).collect();
+        Ok(Plan {
+            experiment,
+            axes,
+            strategies,
+            cells,
+        })
+    }
+
+    /// Games in the whole run: cells times games per cell.
+    pub fn total_games(&self) -> u64 {
+        self.cells.len() as u64 * self.experiment.games
+    }
+}
+
+pub(crate) fn axis_kind<G: Game>(axis: &str) -> Option<AxisKind> {
+    G::axes()
+        .iter()
+        .find(|a| a.name == axis)
+        .map(|a| a.kind.clone())
+}
+
+pub(crate) fn check_kind(axis: &str, kind: &AxisKind, value: &AxisValue) -> Result<(), ErrorKind> {
+    let bad = |message: String| {
+        Err(ErrorKind::AxisValue {
+            axis: axis.to_string(),
+            message,
+        })
+    };
+    match (kind, value) {
+        (AxisKind::Int { min, max }, AxisValue::Int(v)) if v < min || v > max => {
+            bad(format!("{v} is not in {min}..={max}"))
+        }
+        (AxisKind::Int { .. }, AxisValue::Int(_)) => Ok(()),
+        (AxisKind::Int { min, max }, v) => bad(format!("{v} is not an integer in {min}..={max}")),
+        (AxisKind::Bool, AxisValue::Bool(_)) => Ok(()),
+        (AxisKind::Bool, v) => bad(format!("{v} is not true or false")),
+        (AxisKind::Name, AxisValue::Name(_)) => Ok(()),
+        (AxisKind::Name, v) => bad(format!("{v} is not a name (write it in quotes)")),
+    }
+}
+
+/// Resolves one cell's values; on failure, locates the error at the value responsible when it
+/// can tell (a name axis whose value is not among the game's names), else at the cell.
+fn resolve_cell<G: Game>(
+    e: &Experiment,
+    values: &SetupValues,
+    digits: &[usize],
+) -> Result<G::Setup, ExperimentError> {
+    let message = match G::resolve_setup(values) {
+        Ok(setup) => return Ok(setup),
+        Err(err) => err.0,
+    };
+    // Which name value is unknown? Resolve without it, then ask the game for its names.
+    for axis in G::axes()
+        .iter()
+        .filter(|a| matches!(a.kind, AxisKind::Name))
+    {
+        let Some(AxisValue::Name(value)) = values.get(axis.name) else {
+            continue;
+        };
+        let mut without = values.clone();
+        without.remove(axis.name);
+        let Ok(other) = G::resolve_setup(&without) else {
+            continue;
+        };
+        let names = G::axis_names(&other, axis.name);
+        if names.is_empty() || names.contains(value) {
+            continue;
+        }
+        let kind = ErrorKind::AxisValue {
+            axis: axis.name.to_string(),
+            message: format!("unknown value '{value}' (valid: {})", names.join(", ")),
+        };
+        if let Some(i) = e.setup.iter().position(|(k, _)| k == axis.name) {
+            return Err(e.setup_value_error(i, kind));
+        }
+        if let Some(a) = e.sweep.iter().position(|(k, _)| k == axis.name) {
+            return Err(e.sweep_value_error(a, digits[a], kind));
+        }
+    }
+    // The game's message names the axis it rejects: point at that value.
+    let quoted = |axis: &str| message.contains(&format!("'{axis}'"));
+    let kind = |cell: String| ErrorKind::Setup {
+        cell,
+        message: message.clone(),
+    };
+    if let Some(a) = e.sweep.iter().position(|(k, _)| quoted(k)) {
+        let (axis, vs) = &e.sweep[a];
+        return Err(e.sweep_value_error(a, digits[a], kind(format!("{axis}={}", vs[digits[a]]))));
+    }
+    if let Some(i) = e.setup.iter().position(|(k, _)| quoted(k)) {
+        return Err(e.setup_value_error(i, kind(String::new())));
+    }
+    let cell: Vec<String> = e
+        .sweep
+        .iter()
+        .zip(digits)
+        .map(|((axis, vs), &d)| format!("{axis}={}", vs[d]))
+        .collect();
+    let kind = kind(cell.join(" "));
+    Err(if e.sweep.is_empty() {
+        e.error(None, kind)
+    } else {
+        e.sweep_key_error(0, kind)
+    })
+}

@@ -1,0 +1,128 @@
+//! One game played in the open, for `sololab play`: the state at each turn start, each action,
+//! every event of the rules' trace, and the outcome.
+
+use super::experiment::{ErrorKind, ExperimentError, Location};
+use super::plan::{axis_kind, check_kind};
+use crate::game::{AxisKind, AxisValue, Game, Outcome, SetupValues, Stream, VecTrace, stream_rng};
+use crate::policy::Policy;
+
+/// Resolves a setup from `KEY=VALUE` pairs (`--set ruins=2`); other axes take their defaults.
+/// A value is read by its axis's kind: an integer, `true`/`false`, or a name.
+///
+/// # Errors
+/// An [`ExperimentError`] located at the offending `--set KEY=VALUE`: no `=`, an unknown axis
+/// (listing the valid ones), a bad value, or a setup the game rejects.
+pub fn setup_from_pairs<G: Game>(pairs: &[String]) -> Result<G::Setup, ExperimentError> {
+    let at = |pair: &str| Location {
+        path: format!("--set {pair}"),
+        line_column: None,
+    };
+    let mut values = SetupValues::new();
+    for pair in pairs {
+        let err = |kind| ExperimentError { at: at(pair), kind };
+        let Some((key, text)) = pair.split_once('=') else {
+            return Err(err(ErrorKind::Invalid("expected KEY=VALUE".into())));
+        };
+        let (key, text) = (key.trim(), text.trim());
+        let Some(kind) = axis_kind::<G>(key) else {
+            return Err(err(ErrorKind::UnknownAxis {
+                axis: key.to_string(),
+                game: G::NAME.to_string(),
+                valid: G::axes().iter().map(|a| a.name.to_string()).collect(),
+            }));
+        };
+        let value = match kind {
+            AxisKind::Int { .. } => text.parse().map(AxisValue::Int).ok(),
+            AxisKind::Bool => text.parse().map(AxisValue::Bool).ok(),
+            AxisKind::Name => Some(AxisValue::Name(text.to_string())),
+        }
+        .unwrap_or_else(|| AxisValue::Name(text.to_string()));
+        check_kind(key, &kind, &value).map_err(err)?;
+        if let AxisValue::Name(name) = &value {
+            let mut others = values.clone();
+            others.remove(key);
+            if let Ok(setup) = G::resolve_setup(&others) {
+                let names = G::axis_names(&setup, key);
+                if !names.is_empty() && !names.contains(name) {
+                    return Err(err(ErrorKind::AxisValue {
+                        axis: key.to_string(),
+                        message: format!("unknown value '{name}' (valid: {})", names.join(", ")),
+                    }));
+                }
+            }
+        }
+        values.insert(key.to_string(), value);
+    }
+    G::resolve_setup(&values).map_err(|e| ExperimentError {
+        at: Location {
+            path: "--set".into(),
+            line_column: None,
+        },
+        kind: ErrorKind::Setup {
+            cell: String::new(),
+            message: e.0,
+        },
+    })
+}
+
+/// Plays `start` to the end with `policy`, drawing chance and the policy's randomness from game
+/// 0's streams of `seed` (so `sololab play --seed S` with the same setup replays game 0 of an
+/// experiment seeded `S`), and sends every line of the playthrough to `emit`:
+/// `== turn N ==` and the state's `Display` at each turn start, `> action` for each decision,
+/// the trace's events indented by two spaces, and finally `outcome: won` or
+/// `outcome: lost (cause)`. Returns the outcome.
+///
+/// # Panics
+/// When the game does not end within [`Game::MAX_DECISIONS`] decisions (a bug in the game).
+pub fn play_traced<G: Game>(
+    start: G,
+    policy: &mut dyn Policy<G>,
+    seed: u64,
+    emit: &mut dyn FnMut(&str),
+) -> Outcome {
+    let mut state = start;
+    let mut chance = stream_rng(seed, 0, Stream::Chance);
+    let mut own = stream_rng(seed, 0, Stream::Policy);
+    let mut legal = Vec::new();
+    let mut shown_turn = None;
+    let mut decisions = 0u32;
+    let outcome = loop {
+        if let Some(outcome) = state.outcome() {
+            break outcome;
+        }
+        assert!(
+            decisions < G::MAX_DECISIONS,
+            "{}: the game did not end within {} decisions",
+            G::NAME,
+            G::MAX_DECISIONS
+        );
+        if shown_turn != Some(state.turns()) {
+            shown_turn = Some(state.turns());
+            emit(&format!("== turn {} ==", state.turns() + 1));
+            for line in state.to_string().lines() {
+                emit(line);
+            }
+        }
+        state.legal_actions(&mut legal);
+        let action = policy.choose(&state, &legal, &mut own);
+        emit(&format!("> {}", state.action_text(action)));
+        let mut trace = VecTrace::default();
+        state.apply_traced(action, &mut chance, &mut trace);
+        for event in &trace.0 {
+            emit(&format!("  {event}"));
+        }
+        decisions += 1;
+    };
+    for line in state.to_string().lines() {
+        emit(line);
+    }
+    emit(&match outcome {
+        Outcome::Won => format!("outcome: won after {} turns", state.turns()),
+        Outcome::Lost(cause) => format!(
+            "outcome: lost ({}) after {} turns",
+            G::loss_causes()[cause as usize],
+            state.turns()
+        ),
+    });
+    outcome
+}

@@ -1,0 +1,305 @@
+//! The lab through its generic API, on the Race fixture (fast, with known answers): plans and
+//! their errors, the runner's reproducibility, the statistics and the report files.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use sololab::games::race::{Race, RaceAction};
+use sololab::lab::{
+    self, ErrorKind, Experiment, Plan, PolicyFactory, Report, RunOptions, Z95, wilson,
+};
+use sololab::{Game, GameRng, Policy, below};
+
+/// Uniform over the legal actions, from the policy stream.
+struct Coin;
+impl Policy<Race> for Coin {
+    fn choose(&mut self, _s: &Race, legal: &[RaceAction], rng: &mut GameRng) -> RaceAction {
+        legal[below(rng, legal.len() as u32) as usize]
+    }
+}
+
+/// Always walks.
+struct Walker;
+impl Policy<Race> for Walker {
+    fn choose(&mut self, _s: &Race, _legal: &[RaceAction], _rng: &mut GameRng) -> RaceAction {
+        RaceAction::Walk
+    }
+}
+
+/// Walks when walking still reaches the goal in time, else runs (the optimal play).
+struct Pacer;
+impl Policy<Race> for Pacer {
+    fn choose(&mut self, s: &Race, _legal: &[RaceAction], _rng: &mut GameRng) -> RaceAction {
+        let turns_left = sololab::games::race::TURNS - s.turn;
+        if s.position + turns_left >= sololab::games::race::GOAL {
+            RaceAction::Walk
+        } else {
+            RaceAction::Run
+        }
+    }
+}
+
+fn strategy(name: &str) -> Result<PolicyFactory<Race>, ErrorKind> {
+    match name {
+        "coin" | "coin2" => Ok(Arc::new(|| Box::new(Coin))),
+        "walk" => Ok(Arc::new(|| Box::new(Walker))),
+        "pace" => Ok(Arc::new(|| Box::new(Pacer))),
+        _ => Err(ErrorKind::UnknownStrategy {
+            name: name.to_string(),
+            valid: vec!["coin".into(), "coin2".into(), "pace".into(), "walk".into()],
+        }),
+    }
+}
+
+fn experiment(strategies: &str, games: u64, seed: u64, rest: &str) -> String {
+    format!(
+        "name = \"race-test\"\ngame = \"race\"\nstrategies = [{strategies}]\ngames = {games}\n\
+         seed = {seed}\n{rest}"
+    )
+}
+
+fn plan(text: &str) -> Result<Plan<Race>, sololab::lab::ExperimentError> {
+    Plan::<Race>::new(Experiment::parse(text, "race.toml")?, strategy)
+}
+
+fn run(text: &str, threads: usize, raw: bool) -> Report {
+    lab::run_experiment(&plan(text).unwrap(), &RunOptions { threads, raw })
+}
+
+const SWEEP: &str = "[sweep]\nstart = [0, 2, 4]\n";
+
+#[test]
+fn one_and_two_threads_give_byte_identical_reports() {
+    let text = experiment("\"coin\", \"pace\"", 3000, 7, SWEEP);
+    let one = run(&text, 1, true);
+    let two = run(&text, 2, true);
+    assert_eq!((one.threads, two.threads), (1, 2));
+    assert_eq!(one.summary_csv(), two.summary_csv());
+    assert_eq!(one.games_csv(), two.games_csv());
+    assert_eq!(one.total_games(), 2 * 3 * 3000);
+}
+
+#[test]
+fn same_seed_same_numbers_other_seed_other_numbers() {
+    let a = run(&experiment("\"coin\"", 2000, 11, SWEEP), 2, false).summary_csv();
+    let b = run(&experiment("\"coin\"", 2000, 11, SWEEP), 2, false).summary_csv();
+    let c = run(&experiment("\"coin\"", 2000, 12, SWEEP), 2, false).summary_csv();
+    assert_eq!(a, b);
+    assert_ne!(a, c);
+}
+
+#[test]
+fn cells_share_their_seeds_common_random_numbers() {
+    // Two cells with the same policy and setup see the same draws game for game.
+    let r = run(&experiment("\"coin\", \"coin2\"", 500, 3, ""), 2, true);
+    assert_eq!(r.cells[0].totals, r.cells[1].totals);
+    let rows = r.rows.as_ref().unwrap();
+    for i in 0..500 {
+        assert_eq!(rows[i].outcome, rows[500 + i].outcome);
+        assert_eq!(rows[i].turns, rows[500 + i].turns);
+    }
+}
+
+#[test]
+fn known_answers_of_the_race() {
+    let r = run(&experiment("\"walk\", \"pace\"", 1000, 1, SWEEP), 2, false);
+    // Cells: strategy first, then start 0, 2, 4.
+    let cell = |s: &str, start: i64| {
+        r.cells
+            .iter()
+            .find(|c| c.strategy == s && c.values == [sololab::AxisValue::Int(start)])
+            .map(|c| c.totals.clone())
+            .unwrap()
+    };
+    assert_eq!(r.cells.len(), 6);
+    assert_eq!(r.cells[0].strategy, "walk");
+    assert_eq!(r.cells[3].strategy, "pace");
+    // Walking 6 squares from 0 or 2 never arrives; from 4 it arrives on the last turn.
+    let (w0, w4) = (cell("walk", 0), cell("walk", 4));
+    assert_eq!(
+        (w0.games, w0.wins, w0.lost[0], w0.turns),
+        (1000, 0, 1000, 6000)
+    );
+    assert_eq!(w0.metrics, [6000]);
+    assert_eq!((w4.wins, w4.turns, w4.metrics[0]), (1000, 6000, 10_000));
+    // Pacing from 4 walks too; from 0 it must run on coin flips and sometimes wins.
+    assert_eq!(cell("pace", 4).wins, 1000);
+    let p0 = cell("pace", 0);
+    assert!(p0.wins > 0 && p0.wins < 1000, "{p0:?}");
+    assert_eq!(p0.wins + p0.lost[0], 1000);
+}
+
+#[test]
+fn summary_csv_has_the_documented_columns() {
+    let r = run(
+        &experiment("\"walk\"", 10, 1, "[sweep]\nstart = [4, 0]\n"),
+        1,
+        false,
+    );
+    let csv = r.summary_csv();
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "experiment,game,strategy,start,games,wins,win_rate,ci_low,ci_high,mean_turns,\
+         lost_out_of_time,mean_final_position"
+    );
+    assert_eq!(
+        lines.next().unwrap(),
+        "race-test,race,walk,4,10,10,1.0000,0.7225,1.0000,6.0000,0,10.0000"
+    );
+    assert_eq!(
+        lines.next().unwrap(),
+        "race-test,race,walk,0,10,0,0.0000,0.0000,0.2775,6.0000,10,6.0000"
+    );
+    assert_eq!(lines.next(), None);
+    assert!(r.table().contains("walk"));
+}
+
+#[test]
+fn raw_rows_are_sorted_and_match_single_games() {
+    let r = run(&experiment("\"coin\"", 300, 5, SWEEP), 2, true);
+    let rows = r.rows.as_ref().unwrap();
+    assert_eq!(rows.len(), 900);
+    for (k, row) in rows.iter().enumerate() {
+        assert_eq!((row.cell, row.index), (k / 300, (k % 300) as u64));
+    }
+    // Game 17 of the start = 2 cell, replayed alone.
+    let end = lab::play_game::<Race>(&2, &mut Coin, 5, 17, &mut Vec::new());
+    assert_eq!(rows[317].outcome, end.outcome().unwrap());
+    assert_eq!(rows[317].turns, end.turns());
+    let csv = r.games_csv().unwrap();
+    assert!(csv.starts_with("cell,strategy,start,index,result,cause,turns,final_position\n"));
+    assert_eq!(csv.lines().count(), 901);
+}
+
+#[test]
+fn wilson_interval_known_values() {
+    let f = |w, n| {
+        let (lo, hi) = wilson(w, n, Z95);
+        (format!("{lo:.4}"), format!("{hi:.4}"))
+    };
+    assert_eq!(f(50, 100), ("0.4038".into(), "0.5962".into()));
+    assert_eq!(f(0, 10), ("0.0000".into(), "0.2775".into()));
+    assert_eq!(f(10, 10), ("0.7225".into(), "1.0000".into()));
+    assert_eq!(f(1, 4), ("0.0456".into(), "0.6994".into()));
+    assert_eq!(wilson(0, 0, Z95), (0.0, 1.0));
+}
+
+fn plan_error(rest: &str) -> String {
+    plan(&experiment("\"coin\"", 10, 1, rest))
+        .unwrap_err()
+        .to_string()
+}
+
+#[test]
+fn plan_errors_name_the_value_and_where_it_is() {
+    assert_eq!(
+        plan_error("[sweep]\nspeed = [1]\n"),
+        "race.toml:7:1: unknown axis 'speed' for game 'race' (valid: start)"
+    );
+    assert_eq!(
+        plan_error("[sweep]\nstart = [1, 12]\n"),
+        "race.toml:7:13: axis 'start': 12 is not in 0..=9"
+    );
+    assert_eq!(
+        plan_error("[setup]\nstart = true\n"),
+        "race.toml:7:9: axis 'start': true is not an integer in 0..=9"
+    );
+    assert_eq!(
+        plan(&experiment("\"coin\", \"walker\"", 10, 1, ""))
+            .unwrap_err()
+            .to_string(),
+        "race.toml:3:23: unknown strategy 'walker' (valid: coin, coin2, pace, walk)"
+    );
+    let other = experiment("\"coin\"", 10, 1, "").replace("\"race\"", "\"rift\"");
+    assert_eq!(
+        plan(&other).unwrap_err().to_string(),
+        "race.toml:2:8: experiment is for game 'rift', not 'race'"
+    );
+    let err = plan(&experiment("\"coin\"", 10, 1, "[sweep]\nstart = []\n")).unwrap_err();
+    assert_eq!(err.at.line_column, Some((7, 9)));
+}
+
+#[test]
+fn a_failed_write_keeps_the_previous_report() {
+    let dir = temp_dir("failed-write");
+    let first = run(&experiment("\"walk\"", 10, 1, SWEEP), 1, false);
+    lab::write_report(&first, &dir, Some("abc")).unwrap();
+    let before = std::fs::read_to_string(dir.join("summary.csv")).unwrap();
+    assert_eq!(before, first.summary_csv());
+    let toml = std::fs::read_to_string(dir.join("run.toml")).unwrap();
+    assert!(
+        toml.contains("commit = \"abc\"") && toml.contains("threads = 1"),
+        "{toml}"
+    );
+    assert!(
+        toml.contains("[experiment]\nname = \"race-test\""),
+        "{toml}"
+    );
+
+    // A second run whose games.csv cannot be written (a folder sits on its temporary file).
+    let second = run(&experiment("\"coin\"", 10, 2, SWEEP), 1, true);
+    let blocker = lab::temp_path(&dir.join("games.csv"));
+    std::fs::create_dir(&blocker).unwrap();
+    let err = lab::write_report(&second, &dir, None).unwrap_err();
+    assert!(err.to_string().contains("games.csv"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("summary.csv")).unwrap(),
+        before
+    );
+    assert!(!lab::temp_path(&dir.join("summary.csv")).exists());
+    assert!(!dir.join("games.csv").exists());
+
+    std::fs::remove_dir(&blocker).unwrap();
+    lab::write_report(&second, &dir, None).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(dir.join("summary.csv")).unwrap(),
+        second.summary_csv()
+    );
+    assert!(dir.join("games.csv").exists());
+    // A run without --raw removes the games.csv of the run before.
+    lab::write_report(&first, &dir, None).unwrap();
+    assert!(!dir.join("games.csv").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn setup_from_pairs_checks_each_value() {
+    assert_eq!(
+        lab::setup_from_pairs::<Race>(&["start=3".into()]).unwrap(),
+        3
+    );
+    assert_eq!(lab::setup_from_pairs::<Race>(&[]).unwrap(), 0);
+    let err = lab::setup_from_pairs::<Race>(&["start=x".into()]).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "--set start=x: axis 'start': x is not an integer in 0..=9"
+    );
+    let err = lab::setup_from_pairs::<Race>(&["pace=1".into()]).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "--set pace=1: unknown axis 'pace' for game 'race' (valid: start)"
+    );
+}
+
+#[test]
+fn play_traced_shows_turns_actions_events_and_outcome() {
+    let mut lines = Vec::new();
+    let start = Race::from_position("race 7 3").unwrap();
+    let outcome = lab::play_traced(start, &mut Walker, 1, &mut |l: &str| {
+        lines.push(l.to_string())
+    });
+    assert!(outcome.is_win());
+    assert_eq!(lines[0], "== turn 4 ==");
+    assert_eq!(lines[1], "square 7/10 after 3 of 6 turns");
+    assert_eq!(lines[2], "> walk");
+    assert_eq!(lines[3], "  Walk: +1");
+    assert_eq!(lines.last().unwrap(), "outcome: won after 6 turns");
+}
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sololab-lab-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
