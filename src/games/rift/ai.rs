@@ -48,8 +48,7 @@ impl Rift {
     /// The active compass and seek (beside the monster die, on the die's card).
     #[inline]
     pub fn compass(&self) -> ([Dir; 4], i8) {
-        let card = &self.content.monsters[self.monster_cards[self.die_card as usize] as usize];
-        (card.compass, card.seek)
+        (super::state::unpack_compass(self.compass), self.seek)
     }
 
     /// Tiles reachable by a unit at `from` with `mv` steps (`u8::MAX` = unlimited), as layered

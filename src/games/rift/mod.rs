@@ -312,6 +312,8 @@ impl Rift {
             campaign_die: 6,
             die: 1,
             die_card: 0,
+            compass: 0,
+            seek: 1,
             ruins: s.ruins.min(MAX_RUINS - s.ruins_lost.min(MAX_RUINS)),
             alpha_limit: s.alphas.unwrap_or(g.alphas),
             extra_turn: s.extra_turn,
@@ -375,6 +377,7 @@ impl Rift {
         // Starting monsters: roll the die onto the first card and place them by the Detect rules.
         r.die = below(rng, 6) as u8 + 1;
         r.die_card = 0;
+        r.take_compass_from_card();
         let n = s.starting_monsters.unwrap_or(g.starting_monsters).min(4) as usize;
         r.detect_up_to(n, &mut crate::game::NoTrace);
         let mut order: Vec<(u8, usize)> = r

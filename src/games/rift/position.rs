@@ -6,7 +6,7 @@
 //! content builtin
 //! maps Crater,Harbor
 //! monster_cards Nightmare,Demon,Wraith
-//! clock campaign_die=6 die=4 die_card=2 turn=1 phase=actions ruins=3 alpha_limit=0 extra_turn=0 turret_used=0 result=0 decisions=0
+//! clock campaign_die=6 die=4 die_card=2 compass=ESWN seek=east turn=1 phase=actions ruins=3 alpha_limit=0 extra_turn=0 turret_used=0 result=0 decisions=0
 //! objectives left=- right=-
 //! finale -
 //! mech A card=Wukong pilot=Sun levels=0,0 tile=(5,5) hp=3 max_hp=3 status=- moved=0 done=0
@@ -67,10 +67,12 @@ pub fn write(r: &Rift) -> String {
     let mc: Vec<String> = r.monster_cards.iter().map(|&i| enc(&c.monsters[i as usize].name)).collect();
     s.push_str(&format!("monster_cards {}\n", mc.join(",")));
     s.push_str(&format!(
-        "clock campaign_die={} die={} die_card={} turn={} phase={} ruins={} alpha_limit={} extra_turn={} turret_used={} result={} decisions={}\n",
+        "clock campaign_die={} die={} die_card={} compass={} seek={} turn={} phase={} ruins={} alpha_limit={} extra_turn={} turret_used={} result={} decisions={}\n",
         r.campaign_die,
         r.die,
         r.die_card + 1,
+        super::state::unpack_compass(r.compass).iter().map(|d| d.letter()).collect::<String>(),
+        if r.seek > 0 { "east" } else { "west" },
         r.turn,
         match r.phase {
             Phase::Deploy => "deploy",
@@ -319,6 +321,7 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
         *m = Mech { tile: NO_TILE, hp: 0, ..*m };
     }
     let mut seen_header = false;
+    let mut compass_given = false;
     let mut i = 0;
     while i < lines.len() {
         ctx.line = i + 1;
@@ -359,7 +362,7 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                 }
             }
             "clock" => {
-                let m = kv(&ctx, &words[1..], &["campaign_die", "die", "die_card", "turn", "phase", "ruins", "alpha_limit", "extra_turn", "turret_used", "result", "decisions"])?;
+                let m = kv(&ctx, &words[1..], &["campaign_die", "die", "die_card", "compass", "seek", "turn", "phase", "ruins", "alpha_limit", "extra_turn", "turret_used", "result", "decisions"])?;
                 for (k, v) in m {
                     match k {
                         "campaign_die" => r.campaign_die = num(&ctx, k, v)?,
@@ -377,6 +380,23 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                             r.die_card = d - 1;
                         }
                         "turn" => r.turn = num(&ctx, k, v)?,
+                        "compass" => {
+                            let ds: Vec<Dir> = v.chars().filter_map(|ch| Dir::parse(&ch.to_string())).collect();
+                            let perm = ds.len() == 4 && Dir::ALL.iter().all(|d| ds.contains(d));
+                            if !perm || v.len() != 4 {
+                                return Err(ctx.err(format!("compass={v}: expected the four letters N E S W in priority order, e.g. ESWN")));
+                            }
+                            r.compass = super::state::pack_compass(&[ds[0], ds[1], ds[2], ds[3]]);
+                            compass_given = true;
+                        }
+                        "seek" => {
+                            compass_given = true;
+                            r.seek = match v {
+                                "east" | "+1" | "1" => 1,
+                                "west" | "-1" => -1,
+                                _ => return Err(ctx.err(format!("seek={v}: expected east or west"))),
+                            }
+                        }
                         "phase" => {
                             r.phase = match v {
                                 "deploy" => Phase::Deploy,
@@ -615,6 +635,9 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
     ctx.line = 1;
     if !seen_header {
         return Err(ctx.err("a position starts with 'rift-position 1'"));
+    }
+    if !compass_given {
+        r.take_compass_from_card();
     }
     // Consistency: one unit per tile, units not on buildings or mountains.
     let mut seen: Bits = 0;

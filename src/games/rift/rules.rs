@@ -622,6 +622,7 @@ impl Rift {
         m.alpha = alpha;
         m.tile = t;
         m.place = if printed_taken { inner } else { printed };
+        m.order = 0;
         m.status = 0;
         m.aim_dir = super::state::NO_AIM;
         m.aim_dist = 0;
@@ -632,6 +633,7 @@ impl Rift {
     pub fn roll_and_advance<T: Tracer>(&mut self, rng: &mut GameRng, trace: &mut T) {
         self.die = below(rng, 6) as u8 + 1;
         self.die_card = (self.die_card + 1) % 3;
+        self.take_compass_from_card();
         let (d, c) = (self.die, self.die_card);
         trace.event(|| format!("the monster die rolls {d} and moves to card {} ({})", c + 1, self.card_name(c)));
     }

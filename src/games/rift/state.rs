@@ -3,7 +3,7 @@
 //! `&'static` reference.
 
 use super::board::{Bits, NO_TILE, Tile, bit};
-use super::content::{Attack, Content, Finale, Locomotion, MonsterStats, Status, Upgrade};
+use super::content::{Attack, Content, Dir, Finale, Locomotion, MonsterStats, Status, Upgrade};
 
 /// Attached-status bits on a unit.
 pub mod st {
@@ -212,6 +212,11 @@ pub struct Rift {
     pub die: u8,
     /// The monster card the die is on (`0..3`).
     pub die_card: u8,
+    /// The active targeting compass (beside the die, on the die's card), packed 2 bits a
+    /// direction, first priority in the low bits. Set when the die moves to a card.
+    pub compass: u8,
+    /// The active seek direction: `+1` east, `-1` west (wrapping).
+    pub seek: i8,
     /// Ruin tokens in the supply.
     pub ruins: u8,
     /// Alpha limit for this game (Campaign).
@@ -258,6 +263,8 @@ impl PartialEq for Rift {
             && self.campaign_die == o.campaign_die
             && self.die == o.die
             && self.die_card == o.die_card
+            && self.compass == o.compass
+            && self.seek == o.seek
             && self.ruins == o.ruins
             && self.alpha_limit == o.alpha_limit
             && self.extra_turn == o.extra_turn
@@ -473,6 +480,13 @@ impl Rift {
         self.monsters.iter().position(|m| m.on_map() && m.tile == t)
     }
 
+    /// Sets the compass and seek from the card the die is on.
+    pub fn take_compass_from_card(&mut self) {
+        let card = &self.content.monsters[self.monster_cards[self.die_card as usize] as usize];
+        self.compass = pack_compass(&card.compass);
+        self.seek = card.seek;
+    }
+
     /// Ruin tokens placed on the map this game.
     pub fn ruined(&self) -> u8 {
         self.tally.ruined[0] + self.tally.ruined[1]
@@ -485,4 +499,14 @@ pub const fn side_tile(side: usize, t: u8) -> Tile {
     let r = t as usize / 3;
     let c = t as usize % 3 + side * 3;
     (r * super::board::COLS + c) as Tile
+}
+
+/// Packs a compass, 2 bits a direction, first in the low bits.
+pub const fn pack_compass(c: &[Dir; 4]) -> u8 {
+    (c[0] as u8) | (c[1] as u8) << 2 | (c[2] as u8) << 4 | (c[3] as u8) << 6
+}
+
+/// Unpacks [`pack_compass`].
+pub const fn unpack_compass(p: u8) -> [Dir; 4] {
+    [Dir::from_index(p), Dir::from_index(p >> 2), Dir::from_index(p >> 4), Dir::from_index(p >> 6)]
 }
