@@ -290,7 +290,7 @@ fn play_traced_shows_turns_actions_events_and_outcome() {
         lines.push(l.to_string())
     });
     assert!(outcome.is_win());
-    assert_eq!(lines[0], "== turn 4 ==");
+    assert_eq!(lines[0], "== state, turn 3 ==");
     assert_eq!(lines[1], "square 7/10 after 3 of 6 turns");
     assert_eq!(lines[2], "> walk");
     assert_eq!(lines[3], "  Walk: +1");

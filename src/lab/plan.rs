@@ -186,7 +186,7 @@ pub(crate) fn check_kind(axis: &str, kind: &AxisKind, value: &AxisValue) -> Resu
 }
 
 /// Resolves one cell's values; on failure, locates the error at the value responsible when it
-/// can tell (a name axis whose value is not among the game's names), else at the cell.
+/// can tell (see [`explain`]), else at the cell.
 fn resolve_cell<G: Game>(
     e: &Experiment,
     values: &SetupValues,
@@ -196,57 +196,66 @@ fn resolve_cell<G: Game>(
         Ok(setup) => return Ok(setup),
         Err(err) => err.0,
     };
-    // Which name value is unknown? Resolve without it, then ask the game for its names.
-    for axis in G::axes()
-        .iter()
-        .filter(|a| matches!(a.kind, AxisKind::Name))
-    {
-        let Some(AxisValue::Name(value)) = values.get(axis.name) else {
-            continue;
-        };
-        let mut without = values.clone();
-        without.remove(axis.name);
-        let Ok(other) = G::resolve_setup(&without) else {
-            continue;
-        };
-        let names = G::axis_names(&other, axis.name);
-        if names.is_empty() || names.contains(value) {
-            continue;
-        }
-        let kind = ErrorKind::AxisValue {
-            axis: axis.name.to_string(),
-            message: format!("unknown value '{value}' (valid: {})", names.join(", ")),
-        };
-        if let Some(i) = e.setup.iter().position(|(k, _)| k == axis.name) {
-            return Err(e.setup_value_error(i, kind));
-        }
-        if let Some(a) = e.sweep.iter().position(|(k, _)| k == axis.name) {
-            return Err(e.sweep_value_error(a, digits[a], kind));
-        }
-    }
-    // The game's message names the axis it rejects: point at that value.
-    let quoted = |axis: &str| message.contains(&format!("'{axis}'"));
-    let kind = |cell: String| ErrorKind::Setup {
-        cell,
-        message: message.clone(),
-    };
-    if let Some(a) = e.sweep.iter().position(|(k, _)| quoted(k)) {
-        let (axis, vs) = &e.sweep[a];
-        return Err(e.sweep_value_error(a, digits[a], kind(format!("{axis}={}", vs[digits[a]]))));
-    }
-    if let Some(i) = e.setup.iter().position(|(k, _)| quoted(k)) {
-        return Err(e.setup_value_error(i, kind(String::new())));
-    }
+    let (culprit, message) = explain::<G>(values, message);
     let cell: Vec<String> = e
         .sweep
         .iter()
         .zip(digits)
         .map(|((axis, vs), &d)| format!("{axis}={}", vs[d]))
         .collect();
-    let kind = kind(cell.join(" "));
+    let kind = ErrorKind::Setup {
+        cell: cell.join(" "),
+        message,
+    };
+    if let Some(axis) = culprit {
+        if let Some(a) = e.sweep.iter().position(|(k, _)| *k == axis) {
+            return Err(e.sweep_value_error(a, digits[a], kind));
+        }
+        if let Some(i) = e.setup.iter().position(|(k, _)| *k == axis) {
+            return Err(e.setup_value_error(i, kind));
+        }
+    }
     Err(if e.sweep.is_empty() {
         e.error(None, kind)
     } else {
         e.sweep_key_error(0, kind)
     })
+}
+
+/// Finds the axis responsible for a [`Game::resolve_setup`] failure with `message`: the first
+/// axis of `values` the message names in quotes (`'ruins'`), else the first name axis without
+/// which the setup resolves. When that is a name axis and the message lists no valid values,
+/// appends [`Game::axis_names`]. Returns the axis (if found) and the message.
+pub(crate) fn explain<G: Game>(values: &SetupValues, message: String) -> (Option<String>, String) {
+    let without = |axis: &str| {
+        let mut v = values.clone();
+        v.remove(axis);
+        G::resolve_setup(&v).ok()
+    };
+    let culprit = values
+        .keys()
+        .find(|k| message.contains(&format!("'{k}'")))
+        .cloned()
+        .or_else(|| {
+            values
+                .iter()
+                .filter(|(k, v)| {
+                    matches!(v, AxisValue::Name(_))
+                        && matches!(axis_kind::<G>(k), Some(AxisKind::Name))
+                })
+                .find(|(k, _)| without(k).is_some())
+                .map(|(k, _)| k.clone())
+        });
+    let mut message = message;
+    if let Some(axis) = &culprit
+        && matches!(axis_kind::<G>(axis), Some(AxisKind::Name))
+        && !message.contains("valid")
+        && let Some(setup) = without(axis)
+    {
+        let names = G::axis_names(&setup, axis);
+        if !names.is_empty() {
+            message = format!("{message} (valid: {})", names.join(", "));
+        }
+    }
+    (culprit, message)
 }

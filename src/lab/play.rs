@@ -2,7 +2,7 @@
 //! every event of the rules' trace, and the outcome.
 
 use super::experiment::{ErrorKind, ExperimentError, Location};
-use super::plan::{axis_kind, check_kind};
+use super::plan::{axis_kind, check_kind, explain};
 use crate::game::{AxisKind, AxisValue, Game, Outcome, SetupValues, Stream, VecTrace, stream_rng};
 use crate::policy::Policy;
 
@@ -38,30 +38,28 @@ pub fn setup_from_pairs<G: Game>(pairs: &[String]) -> Result<G::Setup, Experimen
         }
         .unwrap_or_else(|| AxisValue::Name(text.to_string()));
         check_kind(key, &kind, &value).map_err(err)?;
-        if let AxisValue::Name(name) = &value {
-            let mut others = values.clone();
-            others.remove(key);
-            if let Ok(setup) = G::resolve_setup(&others) {
-                let names = G::axis_names(&setup, key);
-                if !names.is_empty() && !names.contains(name) {
-                    return Err(err(ErrorKind::AxisValue {
-                        axis: key.to_string(),
-                        message: format!("unknown value '{name}' (valid: {})", names.join(", ")),
-                    }));
-                }
-            }
-        }
         values.insert(key.to_string(), value);
     }
-    G::resolve_setup(&values).map_err(|e| ExperimentError {
-        at: Location {
-            path: "--set".into(),
-            line_column: None,
-        },
-        kind: ErrorKind::Setup {
-            cell: String::new(),
-            message: e.0,
-        },
+    G::resolve_setup(&values).map_err(|e| {
+        let (culprit, message) = explain::<G>(&values, e.0);
+        let pair = culprit
+            .and_then(|axis| {
+                pairs
+                    .iter()
+                    .rev()
+                    .find(|p| p.split('=').next().map(str::trim) == Some(&axis))
+            })
+            .map_or_else(|| "--set".to_string(), |p| format!("--set {p}"));
+        ExperimentError {
+            at: Location {
+                path: pair,
+                line_column: None,
+            },
+            kind: ErrorKind::Setup {
+                cell: String::new(),
+                message,
+            },
+        }
     })
 }
 
@@ -98,7 +96,7 @@ pub fn play_traced<G: Game>(
         );
         if shown_turn != Some(state.turns()) {
             shown_turn = Some(state.turns());
-            emit(&format!("== turn {} ==", state.turns() + 1));
+            emit(&format!("== state, turn {} ==", state.turns()));
             for line in state.to_string().lines() {
                 emit(line);
             }
