@@ -363,6 +363,9 @@ pub struct MapSide {
     pub turret: Option<u8>,
     /// The frozen mountain: a building for this game, starting frozen.
     pub frozen_mountain: Option<u8>,
+    /// The rocket: a plain building tile the yellow objective asks to protect
+    /// ([`Goal::ProtectSpecial`]; Buildings, FAQ: "the turret and rocket are buildings").
+    pub rocket: Option<u8>,
 }
 
 /// The six finale ("moon icon") effects (FAQ, Finale effects).
