@@ -199,9 +199,15 @@ impl Shape {
     }
     /// Parses a content-file name.
     pub fn parse(s: &str) -> Option<Shape> {
-        [Shape::Adjacent, Shape::Exact2, Shape::Range2Plus, Shape::Line, Shape::SelfTile]
-            .into_iter()
-            .find(|x| x.name() == s)
+        [
+            Shape::Adjacent,
+            Shape::Exact2,
+            Shape::Range2Plus,
+            Shape::Line,
+            Shape::SelfTile,
+        ]
+        .into_iter()
+        .find(|x| x.name() == s)
     }
 }
 
@@ -266,9 +272,14 @@ impl SideHit {
     }
     /// Parses a content-file name.
     pub fn parse(s: &str) -> Option<SideHit> {
-        [SideHit::None, SideHit::Damage, SideHit::PushOut, SideHit::PushForward]
-            .into_iter()
-            .find(|x| x.name() == s)
+        [
+            SideHit::None,
+            SideHit::Damage,
+            SideHit::PushOut,
+            SideHit::PushForward,
+        ]
+        .into_iter()
+        .find(|x| x.name() == s)
     }
 }
 
@@ -571,19 +582,31 @@ pub fn builtin() -> &'static Content {
 impl Content {
     /// The index of a mech by name (case-insensitive).
     pub fn mech_index(&self, name: &str) -> Option<u8> {
-        self.mechs.iter().position(|m| m.name.eq_ignore_ascii_case(name)).map(|i| i as u8)
+        self.mechs
+            .iter()
+            .position(|m| m.name.eq_ignore_ascii_case(name))
+            .map(|i| i as u8)
     }
     /// The index of a pilot by name (case-insensitive).
     pub fn pilot_index(&self, name: &str) -> Option<u8> {
-        self.pilots.iter().position(|m| m.name.eq_ignore_ascii_case(name)).map(|i| i as u8)
+        self.pilots
+            .iter()
+            .position(|m| m.name.eq_ignore_ascii_case(name))
+            .map(|i| i as u8)
     }
     /// The index of a map card by name (case-insensitive).
     pub fn map_index(&self, name: &str) -> Option<u8> {
-        self.maps.iter().position(|m| m.name.eq_ignore_ascii_case(name)).map(|i| i as u8)
+        self.maps
+            .iter()
+            .position(|m| m.name.eq_ignore_ascii_case(name))
+            .map(|i| i as u8)
     }
     /// The index of a monster card by name (case-insensitive).
     pub fn monster_index(&self, name: &str) -> Option<u8> {
-        self.monsters.iter().position(|m| m.name.eq_ignore_ascii_case(name)).map(|i| i as u8)
+        self.monsters
+            .iter()
+            .position(|m| m.name.eq_ignore_ascii_case(name))
+            .map(|i| i as u8)
     }
     /// The name of an attack.
     pub fn attack_name(&self, a: &Attack) -> &str {
