@@ -479,7 +479,7 @@ pub enum Goal {
     /// The special building (turret, rocket, frozen mountain) on this map survives; for the
     /// frozen mountain it must also end the game unfrozen.
     ProtectSpecial,
-    /// No monster spawns from the end of turn 1 on (every detection blocked or none made).
+    /// At least N detections blocked at the Spawn step during the game.
     BlockSpawns(u8),
     /// At most N buildings damaged in the whole game.
     FewRuins(u8),

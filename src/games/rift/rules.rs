@@ -155,7 +155,7 @@ impl Rift {
 
     /// Frees a token of `s`'s kind from play when the supply has none (Status Tokens: "free up a
     /// status token by removing one from play"; the one removed is the first in a fixed scan
-    /// order that is not on `keep`: CONTENT.md, "Status supply").
+    /// order that is not on `keep`: CONTENT.md, I16).
     fn free_token<T: Tracer>(&mut self, s: Status, keep: Tile, trace: &mut T) {
         if self.tokens_in_play(s) < super::TOKENS_PER_KIND {
             return;
@@ -225,7 +225,7 @@ impl Rift {
                     return;
                 }
                 if s == Status::Rock && (unit_mech.is_some() || unit_mon.is_some()) {
-                    return; // a rock is a unit: it cannot share a tile (CONTENT.md)
+                    return; // a rock is a unit: it cannot share a tile (CONTENT.md, I18)
                 }
                 if s == Status::Rock {
                     if self.rock & b != 0 {
@@ -279,7 +279,7 @@ impl Rift {
                         _ => return,
                     }
                 } else if self.rock & b != 0 {
-                    return; // rocks hold no attached statuses (CONTENT.md)
+                    return; // rocks hold no attached statuses (CONTENT.md, I18)
                 } else {
                     match s {
                         Status::Fire => {
@@ -306,7 +306,7 @@ impl Rift {
 
     /// A unit came to a stop on `t`: water kills non-flying monsters; fire and acid tokens on
     /// the tile attach (Status Tokens; FAQ Water). Conflicting tokens meeting by movement: on a
-    /// mech the tile's token is discarded, on a monster its attached one (CONTENT.md).
+    /// mech the tile's token is discarded, on a monster its attached one (CONTENT.md, I17).
     pub fn arrive<T: Tracer>(&mut self, t: Tile, trace: &mut T) {
         let b = bit(t);
         if let Some(i) = self.monster_at(t) {
@@ -805,7 +805,7 @@ impl Rift {
     }
 
     /// Tiles whose unit cannot use regular movement: the aimed tiles of living monsters whose
-    /// attack immobilizes (FAQ, Monster attacks; CONTENT.md, "Immobilize").
+    /// attack immobilizes (FAQ, Monster attacks; CONTENT.md, I13).
     pub fn immobilized(&self) -> Bits {
         let mut b = 0;
         for (i, m) in self.monsters.iter().enumerate() {

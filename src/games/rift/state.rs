@@ -418,10 +418,11 @@ impl Rift {
             || self.upgrades(i).any(|u| matches!(u, Upgrade::Flying))
     }
 
-    /// Maximum HP of mech `i` from its card and upgrades.
+    /// Maximum HP of mech `i` from its card and upgrades, at most 6 (a die face; CONTENT.md, I35).
     pub fn mech_max_hp(&self, i: usize) -> u8 {
         let base = self.content.mechs[self.mechs[i].card as usize].hp;
-        base + self.upgrades(i).map(|u| if let Upgrade::Hp(n) = u { *n } else { 0 }).sum::<u8>()
+        let up = self.upgrades(i).map(|u| if let Upgrade::Hp(n) = u { *n } else { 0 }).sum::<u8>();
+        (base + up).min(6)
     }
 
     /// The weapons of mech `i`: the basic attack with damage/status upgrades, then any second
