@@ -1,0 +1,368 @@
+//! Greedy: a one-ply look-ahead on a weighted sum of the game's features, the cheapest policy
+//! that plays with intent, and the rollout policy MCTS can use.
+//!
+//! Choosing among atomic actions one at a time is myopic when a choice takes two actions (a
+//! mech's move, then its attack): a move scores nothing by itself. So an action that the game
+//! marks [`PlanStep::Prefix(k)`](PlanStep::Prefix) is scored together with the best following
+//! [`PlanStep::Finish(k)`](PlanStep::Finish) action of the same actor `k`, and a move+attack
+//! pair is one choice.
+
+use rand::{Rng, SeedableRng};
+
+use crate::game::{Game, GameRng, Outcome, PlanStep, below};
+
+use super::Policy;
+
+/// Added to the weighted feature score of a won state and subtracted from that of a lost one,
+/// so a win scores above every unfinished state and a loss below. Weighted sums are assumed to
+/// stay well within `±1e8`.
+pub const WIN_BONUS: f64 = 1e9;
+
+/// The weighted feature score shared by greedy and MCTS: weights indexed like
+/// [`Game::feature_names`] and a reusable feature buffer.
+#[derive(Clone, Debug)]
+pub(crate) struct Heuristic {
+    weights: Vec<f64>,
+    features: Vec<f64>,
+}
+
+impl Heuristic {
+    /// # Panics
+    /// Panics when `weights.len() != G::feature_names().len()`.
+    pub(crate) fn new<G: Game>(weights: Vec<f64>) -> Self {
+        let n = G::feature_names().len();
+        assert_eq!(
+            weights.len(),
+            n,
+            "{} weights for the {n} features of game {}",
+            weights.len(),
+            G::NAME
+        );
+        Heuristic {
+            weights,
+            features: vec![0.0; n],
+        }
+    }
+
+    /// The weighted sum of `state`'s features.
+    #[inline]
+    pub(crate) fn weighted<G: Game>(&mut self, state: &G) -> f64 {
+        state.features(&mut self.features);
+        self.weights
+            .iter()
+            .zip(&self.features)
+            .map(|(w, f)| w * f)
+            .sum()
+    }
+
+    /// The weighted sum plus [`WIN_BONUS`] for a won state, minus it for a lost one. `NaN`
+    /// (a feature gone wrong) scores as minus infinity, so it is never preferred.
+    #[inline]
+    fn score<G: Game>(&mut self, state: &G) -> f64 {
+        let w = self.weighted(state);
+        let v = match state.outcome() {
+            Some(Outcome::Won) => w + WIN_BONUS,
+            Some(Outcome::Lost(_)) => w - WIN_BONUS,
+            None => w,
+        };
+        if v.is_nan() { f64::NEG_INFINITY } else { v }
+    }
+}
+
+/// One-ply look-ahead on a weighted feature score.
+///
+/// Each decision draws one seed from the policy stream; candidate `i` is then evaluated on
+/// `samples` chance samples, sample `s` using a generator of the policy's own seeded from
+/// `seed + s` (the same samples for every candidate: common random numbers). A sample's value
+/// is the score ([`WIN_BONUS`] plus or minus the weighted features) of the state after the
+/// candidate, or for a [`PlanStep::Prefix(k)`](PlanStep::Prefix) candidate the best score over
+/// the following [`PlanStep::Finish(k)`](PlanStep::Finish) actions (the state after the prefix
+/// itself when it has none or the game ended). The candidate's value is the mean over samples
+/// (so, for a prefix, the mean of the best follow-up per sample). When the first sample used no
+/// chance at all (the generator was not advanced) the value is exact and the other samples are
+/// skipped. Ties among the best values are broken uniformly with the policy stream.
+///
+/// No allocation per decision once the follow-up and tie buffers have grown to the largest
+/// legal-action count seen.
+#[derive(Clone, Debug)]
+pub struct GreedyPolicy<G: Game> {
+    heuristic: Heuristic,
+    samples: u32,
+    follow: Vec<G::Action>,
+    ties: Vec<u32>,
+}
+
+impl<G: Game> GreedyPolicy<G> {
+    /// A greedy policy with `weights` indexed like [`Game::feature_names`] and `samples`
+    /// chance samples per candidate.
+    ///
+    /// # Panics
+    /// Panics when `weights.len() != G::feature_names().len()` or `samples == 0`.
+    pub fn new(weights: Vec<f64>, samples: u32) -> Self {
+        assert!(samples >= 1, "GreedyPolicy needs at least one sample");
+        GreedyPolicy {
+            heuristic: Heuristic::new::<G>(weights),
+            samples,
+            follow: Vec::with_capacity(64),
+            ties: Vec::with_capacity(64),
+        }
+    }
+
+    /// The value of playing `action` in `state` (see the type's docs), on the samples seeded
+    /// from `seed`.
+    fn value(&mut self, state: &G, action: G::Action, seed: u64) -> f64 {
+        let step = state.plan_step(action);
+        let mut total = 0.0;
+        for s in 0..self.samples {
+            let mut rng = GameRng::seed_from_u64(seed.wrapping_add(s as u64));
+            let start = rng.clone();
+            let mut after = *state;
+            after.apply(action, &mut rng);
+            let mut chance = rng != start;
+            let v = match step {
+                PlanStep::Prefix(k) if after.outcome().is_none() => {
+                    after.legal_actions(&mut self.follow);
+                    let mut best: Option<f64> = None;
+                    for &f in &self.follow {
+                        if after.plan_step(f) != PlanStep::Finish(k) {
+                            continue;
+                        }
+                        let mut r = rng.clone();
+                        let mut next = after;
+                        next.apply(f, &mut r);
+                        chance |= r != rng;
+                        let v = self.heuristic.score(&next);
+                        best = Some(best.map_or(v, |b| b.max(v)));
+                    }
+                    match best {
+                        Some(v) => v,
+                        None => self.heuristic.score(&after),
+                    }
+                }
+                _ => self.heuristic.score(&after),
+            };
+            if s == 0 && !chance {
+                return v;
+            }
+            total += v;
+        }
+        total / self.samples as f64
+    }
+}
+
+impl<G: Game> Policy<G> for GreedyPolicy<G> {
+    /// # Panics
+    /// Panics when `legal` is empty.
+    fn choose(&mut self, state: &G, legal: &[G::Action], rng: &mut GameRng) -> G::Action {
+        assert!(!legal.is_empty(), "GreedyPolicy::choose: no legal action");
+        if legal.len() == 1 {
+            return legal[0];
+        }
+        let seed = rng.next_u64();
+        let mut best = f64::NEG_INFINITY;
+        self.ties.clear();
+        for (i, &action) in legal.iter().enumerate() {
+            let v = self.value(state, action, seed);
+            if v > best {
+                best = v;
+                self.ties.clear();
+                self.ties.push(i as u32);
+            } else if v == best {
+                self.ties.push(i as u32);
+            }
+        }
+        let pick = if self.ties.len() == 1 {
+            0
+        } else {
+            below(rng, self.ties.len() as u32)
+        };
+        legal[self.ties[pick as usize] as usize]
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use std::fmt;
+
+    use super::*;
+    use crate::game::{Axis, PositionError, SetupError, SetupValues, Stream, Tracer, stream_rng};
+    use crate::games::race::{Race, RaceAction};
+
+    /// A fixture where one mech moves to square 0, 1 or 2 (or waits) and then attacks: moving
+    /// to square 0 scores 1 at once, but the attack from square 2 deals 5, from square 1 deals
+    /// 2, from square 0 deals 1. A myopic policy moves to 0; planning moves to 2.
+    #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+    pub(crate) struct Duel {
+        square: Option<u8>,
+        score: u8,
+        done: bool,
+    }
+
+    #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+    pub(crate) enum DuelAction {
+        Move(u8),
+        Attack,
+        Wait,
+    }
+
+    impl fmt::Display for Duel {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            write!(f, "{self:?}")
+        }
+    }
+
+    impl Game for Duel {
+        type Action = DuelAction;
+        type Setup = ();
+        const NAME: &'static str = "duel";
+        const MAX_DECISIONS: u32 = 2;
+        fn axes() -> &'static [Axis] {
+            &[]
+        }
+        fn resolve_setup(_: &SetupValues) -> Result<(), SetupError> {
+            Ok(())
+        }
+        fn axis_names(_: &(), _: &str) -> Vec<String> {
+            Vec::new()
+        }
+        fn new_game(_: &(), _: &mut GameRng) -> Self {
+            Duel {
+                square: None,
+                score: 0,
+                done: false,
+            }
+        }
+        fn legal_actions(&self, out: &mut Vec<DuelAction>) {
+            out.clear();
+            match (self.done, self.square) {
+                (true, _) => {}
+                (false, None) => {
+                    out.extend([0, 1, 2].map(DuelAction::Move));
+                    out.push(DuelAction::Wait);
+                }
+                (false, Some(_)) => out.push(DuelAction::Attack),
+            }
+        }
+        fn apply_traced<T: Tracer>(&mut self, action: DuelAction, _: &mut GameRng, _: &mut T) {
+            match action {
+                DuelAction::Move(q) => {
+                    self.square = Some(q);
+                    self.score += u8::from(q == 0);
+                }
+                DuelAction::Attack => {
+                    self.score += [1, 2, 5][self.square.unwrap() as usize];
+                    self.done = true;
+                }
+                DuelAction::Wait => self.done = true,
+            }
+        }
+        fn outcome(&self) -> Option<Outcome> {
+            self.done.then_some(Outcome::Won)
+        }
+        fn loss_causes() -> &'static [&'static str] {
+            &[]
+        }
+        fn feature_names() -> &'static [&'static str] {
+            &["score"]
+        }
+        fn features(&self, out: &mut [f64]) {
+            out[0] = self.score as f64;
+        }
+        fn metric_names() -> &'static [&'static str] {
+            &[]
+        }
+        fn metrics(&self, _: &mut [i64]) {}
+        fn turns(&self) -> u32 {
+            0
+        }
+        fn plan_step(&self, action: DuelAction) -> PlanStep {
+            match action {
+                DuelAction::Move(_) => PlanStep::Prefix(0),
+                DuelAction::Attack => PlanStep::Finish(0),
+                DuelAction::Wait => PlanStep::Single,
+            }
+        }
+        fn action_text(&self, action: DuelAction) -> String {
+            format!("{action:?}")
+        }
+        fn to_position(&self) -> String {
+            String::new()
+        }
+        fn from_position(_: &str) -> Result<Self, PositionError> {
+            Err(PositionError {
+                line: 0,
+                message: "fixture".into(),
+            })
+        }
+    }
+
+    #[test]
+    fn greedy_scores_a_move_with_its_best_attack() {
+        let state = Duel::new_game(&(), &mut stream_rng(0, 0, Stream::Setup));
+        let mut legal = Vec::new();
+        state.legal_actions(&mut legal);
+        let mut greedy = GreedyPolicy::<Duel>::new(vec![1.0], 1);
+        let mut rng = stream_rng(0, 0, Stream::Policy);
+        for _ in 0..20 {
+            assert_eq!(greedy.choose(&state, &legal, &mut rng), DuelAction::Move(2));
+        }
+        // The values: move 0 then attack = 2, move 1 + attack = 2, move 2 + attack = 5, wait = 0.
+        assert_eq!(
+            greedy.value(&state, DuelAction::Move(0), 0),
+            2.0 + WIN_BONUS
+        );
+        assert_eq!(
+            greedy.value(&state, DuelAction::Move(2), 0),
+            5.0 + WIN_BONUS
+        );
+        assert_eq!(greedy.value(&state, DuelAction::Wait, 0), WIN_BONUS);
+    }
+
+    #[test]
+    fn greedy_takes_a_sure_win_and_avoids_a_sure_loss_on_race() {
+        let mut greedy = GreedyPolicy::<Race>::new(vec![1.0, 0.0], 16);
+        let legal = [RaceAction::Walk, RaceAction::Run];
+        let mut rng = stream_rng(1, 0, Stream::Policy);
+        for _ in 0..20 {
+            // Square 9: walking wins for sure, running only on heads.
+            let at_nine = Race {
+                position: 9,
+                turn: 2,
+            };
+            assert_eq!(greedy.choose(&at_nine, &legal, &mut rng), RaceAction::Walk);
+            // Last turn on square 8: walking loses for sure, running wins on heads.
+            let last = Race {
+                position: 8,
+                turn: 5,
+            };
+            assert_eq!(greedy.choose(&last, &legal, &mut rng), RaceAction::Run);
+        }
+        // Mid-race, running's expected +1.5 beats walking's +1.
+        let mid = Race {
+            position: 2,
+            turn: 1,
+        };
+        let mean_run = (0..400)
+            .map(|seed| greedy.value(&mid, RaceAction::Run, seed * 1000))
+            .sum::<f64>()
+            / 400.0;
+        assert!((mean_run - 3.5).abs() < 0.05, "{mean_run}");
+        assert_eq!(greedy.value(&mid, RaceAction::Walk, 7), 3.0);
+    }
+
+    #[test]
+    fn greedy_breaks_ties_uniformly() {
+        // Zero weights: walk and run tie on every unfinished state.
+        let mut greedy = GreedyPolicy::<Race>::new(vec![0.0, 0.0], 4);
+        let legal = [RaceAction::Walk, RaceAction::Run];
+        let state = Race {
+            position: 0,
+            turn: 0,
+        };
+        let mut rng = stream_rng(2, 0, Stream::Policy);
+        let walks = (0..2000)
+            .filter(|_| greedy.choose(&state, &legal, &mut rng) == RaceAction::Walk)
+            .count();
+        assert!((850..1150).contains(&walks), "{walks} walks of 2000");
+    }
+}

@@ -1,0 +1,681 @@
+//! Strategy files (`strategies/<name>.toml`): a policy kind, its parameters and heuristic
+//! weights per game, read and validated once into a [`Strategy`], then built into a
+//! [`Policy`] for one game.
+//!
+//! This is the one registry of the names users type for policies: the kinds (`random`,
+//! `greedy`, `mcts`) and the shipped strategies, embedded in the binary so that
+//! `--policy random` works from any directory.
+//!
+//! # Format
+//!
+//! ```toml
+//! kind = "mcts"            # "random" | "greedy" | "mcts"
+//! iterations = 200         # mcts: iterations per decision, 1..=10000000
+//! exploration = 1.0        # mcts: UCB1 constant, a finite number >= 0
+//! rollout = "greedy"       # mcts: "random" | "greedy"
+//! rollout_depth = 6        # mcts: player decisions per rollout before the cut-off, >= 1
+//! # samples = 16           # greedy: chance samples per candidate, 1..=10000
+//!
+//! [weights.race]           # greedy, mcts: feature name -> weight, per game (Game::NAME)
+//! position = 1.0           # features not named weigh 0
+//! ```
+//!
+//! `random` takes only `kind`; `greedy` takes `kind`, `samples`, `weights`; `mcts` takes
+//! `kind`, `iterations`, `exploration`, `rollout`, `rollout_depth`, `weights`. Every key of the
+//! kind is required and no other key is accepted. Weight tables are checked against the
+//! game's features when the strategy is built for a game, and that game's table must exist
+//! (it may be empty).
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::Path;
+
+use toml::{Table, Value};
+
+use crate::game::Game;
+
+use super::Policy;
+use super::greedy::GreedyPolicy;
+use super::mcts::{MctsConfig, MctsPolicy};
+use super::random::RandomPolicy;
+
+/// The most MCTS iterations per decision a strategy may ask for (the tree holds one node per
+/// iteration).
+pub const MAX_ITERATIONS: u32 = 10_000_000;
+
+/// The most chance samples per candidate a greedy strategy may ask for.
+const MAX_SAMPLES: u32 = 10_000;
+
+/// Heuristic weights: game name ([`Game::NAME`]) to feature name to weight. Feature names are
+/// checked against the game when the strategy is built.
+pub type Weights = BTreeMap<String, BTreeMap<String, f64>>;
+
+/// The policy MCTS plays its rollouts with.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Rollout {
+    /// Uniform over legal actions (`rollout = "random"`).
+    Random,
+    /// [`GreedyPolicy`] on the strategy's weights with one chance sample per candidate
+    /// (`rollout = "greedy"`).
+    Greedy,
+}
+
+/// The kinds of policy, with their validated parameters.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StrategyKind {
+    /// Uniform over legal actions ([`RandomPolicy`]).
+    Random,
+    /// One-ply look-ahead on weighted features ([`GreedyPolicy`]).
+    Greedy {
+        /// Chance samples per candidate, `1..=10000`.
+        samples: u32,
+        /// Weights per game.
+        weights: Weights,
+    },
+    /// Open-loop UCT with determinization ([`MctsPolicy`]).
+    Mcts {
+        /// The search parameters.
+        config: MctsConfig,
+        /// Weights per game, for the cut-off value and greedy rollouts.
+        weights: Weights,
+    },
+}
+
+impl StrategyKind {
+    /// The name used for `kind` in strategy files.
+    pub const fn name(&self) -> &'static str {
+        match self {
+            StrategyKind::Random => "random",
+            StrategyKind::Greedy { .. } => "greedy",
+            StrategyKind::Mcts { .. } => "mcts",
+        }
+    }
+}
+
+/// A named strategy, read and validated from `strategies/<name>.toml` or a shipped one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Strategy {
+    /// The file stem experiments refer to (`mcts-200`).
+    pub name: String,
+    /// The kind and its parameters.
+    pub kind: StrategyKind,
+    /// Where it was read from, for messages: the file's path, or
+    /// `strategies/<name>.toml (built in)` for a shipped strategy.
+    pub origin: String,
+}
+
+/// The shipped strategies, embedded: name and file text (sorted by name).
+const SHIPPED: &[(&str, &str)] = &[
+    ("greedy", include_str!("../../strategies/greedy.toml")),
+    ("mcts-1000", include_str!("../../strategies/mcts-1000.toml")),
+    ("mcts-200", include_str!("../../strategies/mcts-200.toml")),
+    ("random", include_str!("../../strategies/random.toml")),
+];
+
+const KINDS: &[&str] = &["random", "greedy", "mcts"];
+const RANDOM_KEYS: &[&str] = &["kind"];
+const GREEDY_KEYS: &[&str] = &["kind", "samples", "weights"];
+const MCTS_KEYS: &[&str] = &[
+    "kind",
+    "iterations",
+    "exploration",
+    "rollout",
+    "rollout_depth",
+    "weights",
+];
+
+impl Strategy {
+    /// Reads and validates the strategy in `text`, named `name`; `origin` says where the text
+    /// came from in error messages (a path).
+    ///
+    /// # Errors
+    /// A one-line [`StrategyError`]: [`Syntax`](StrategyErrorKind::Syntax) with the 1-based
+    /// line and column for invalid TOML; otherwise naming the key: an unknown kind, a key the
+    /// kind does not take, a missing key, a value of the wrong type or out of range.
+    pub fn parse(name: &str, origin: &str, text: &str) -> Result<Strategy, StrategyError> {
+        let table: Table = toml::from_str(text).map_err(|e| syntax_error(origin, text, &e))?;
+        let r = Reader {
+            origin,
+            table: &table,
+        };
+        let kind_name = match table.get("kind") {
+            None => {
+                return Err(r.error(StrategyErrorKind::MissingKey {
+                    key: "kind".into(),
+                    needed_by: "every strategy".into(),
+                }));
+            }
+            Some(Value::String(s)) => s.as_str(),
+            Some(v) => return Err(r.wrong_type("kind", "a string", v)),
+        };
+        let keys = match kind_name {
+            "random" => RANDOM_KEYS,
+            "greedy" => GREEDY_KEYS,
+            "mcts" => MCTS_KEYS,
+            other => {
+                return Err(r.error(StrategyErrorKind::UnknownKind {
+                    found: other.to_string(),
+                }));
+            }
+        };
+        let kind_name = KINDS
+            .iter()
+            .copied()
+            .find(|k| *k == kind_name)
+            .expect("matched above");
+        if let Some(key) = table.keys().find(|k| !keys.contains(&k.as_str())) {
+            return Err(r.error(StrategyErrorKind::UnknownKey {
+                key: key.clone(),
+                kind: kind_name,
+                valid: keys,
+            }));
+        }
+        for key in keys {
+            if !table.contains_key(*key) {
+                return Err(r.error(StrategyErrorKind::MissingKey {
+                    key: key.to_string(),
+                    needed_by: format!("kind \"{kind_name}\""),
+                }));
+            }
+        }
+        let kind = match kind_name {
+            "random" => StrategyKind::Random,
+            "greedy" => StrategyKind::Greedy {
+                samples: r.integer("samples", 1, MAX_SAMPLES, "an integer in 1..=10000")?,
+                weights: r.weights()?,
+            },
+            _ => StrategyKind::Mcts {
+                config: MctsConfig {
+                    iterations: r.integer(
+                        "iterations",
+                        1,
+                        MAX_ITERATIONS,
+                        "an integer in 1..=10000000",
+                    )?,
+                    exploration: r.exploration()?,
+                    rollout: r.rollout()?,
+                    rollout_depth: r.integer(
+                        "rollout_depth",
+                        1,
+                        u32::MAX,
+                        "an integer in 1..=4294967295",
+                    )?,
+                },
+                weights: r.weights()?,
+            },
+        };
+        Ok(Strategy {
+            name: name.to_string(),
+            kind,
+            origin: origin.to_string(),
+        })
+    }
+
+    /// Reads the strategy file at `path`; its name is the file stem.
+    ///
+    /// # Errors
+    /// [`Read`](StrategyErrorKind::Read) when the file cannot be read, else as
+    /// [`Strategy::parse`].
+    pub fn load(path: &Path) -> Result<Strategy, StrategyError> {
+        let origin = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| StrategyError {
+            origin: origin.clone(),
+            kind: StrategyErrorKind::Read {
+                message: e.to_string(),
+            },
+        })?;
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        Strategy::parse(&name, &origin, &text)
+    }
+
+    /// The strategy `name`: the file `dir/<name>.toml` if it exists, else the shipped strategy
+    /// of that name (see [`strategy_names`]).
+    ///
+    /// # Errors
+    /// [`NotFound`](StrategyErrorKind::NotFound), listing the available names, when neither
+    /// exists; else as [`Strategy::load`].
+    pub fn named(name: &str, dir: &Path) -> Result<Strategy, StrategyError> {
+        let path = dir.join(format!("{name}.toml"));
+        if path.is_file() {
+            return Strategy::load(&path);
+        }
+        if let Some((_, text)) = SHIPPED.iter().find(|(n, _)| *n == name) {
+            return Strategy::parse(name, &format!("strategies/{name}.toml (built in)"), text);
+        }
+        Err(StrategyError {
+            origin: path.display().to_string(),
+            kind: StrategyErrorKind::NotFound {
+                name: name.to_string(),
+                available: strategy_names(dir),
+            },
+        })
+    }
+
+    /// Builds a fresh policy for game `G` (one per thread or game: policies keep buffers).
+    ///
+    /// # Errors
+    /// For greedy and mcts: [`MissingKey`](StrategyErrorKind::MissingKey) `weights.<game>`
+    /// when the file has no weight table for `G`, and
+    /// [`UnknownFeature`](StrategyErrorKind::UnknownFeature) `weights.<game>.<feature>` for a
+    /// name not in [`Game::feature_names`].
+    pub fn build<G: Game>(&self) -> Result<Box<dyn Policy<G>>, StrategyError> {
+        Ok(match &self.kind {
+            StrategyKind::Random => Box::new(RandomPolicy),
+            StrategyKind::Greedy { samples, weights } => Box::new(GreedyPolicy::<G>::new(
+                self.weights_for::<G>(weights)?,
+                *samples,
+            )),
+            StrategyKind::Mcts { config, weights } => Box::new(MctsPolicy::<G>::new(
+                *config,
+                self.weights_for::<G>(weights)?,
+            )),
+        })
+    }
+
+    /// `G`'s weights from `weights`, indexed like [`Game::feature_names`] (absent ones 0).
+    fn weights_for<G: Game>(&self, weights: &Weights) -> Result<Vec<f64>, StrategyError> {
+        let error = |kind| StrategyError {
+            origin: self.origin.clone(),
+            kind,
+        };
+        let table = weights.get(G::NAME).ok_or_else(|| {
+            error(StrategyErrorKind::MissingKey {
+                key: format!("weights.{}", G::NAME),
+                needed_by: format!("game {}", G::NAME),
+            })
+        })?;
+        let names = G::feature_names();
+        let mut out = vec![0.0; names.len()];
+        for (feature, &w) in table {
+            let i = names.iter().position(|n| n == feature).ok_or_else(|| {
+                error(StrategyErrorKind::UnknownFeature {
+                    key: format!("weights.{}.{feature}", G::NAME),
+                    game: G::NAME,
+                    valid: names,
+                })
+            })?;
+            out[i] = w;
+        }
+        Ok(out)
+    }
+}
+
+/// The strategy names available with `dir`: the stems of the `*.toml` files in `dir` plus the
+/// shipped ones, sorted and without duplicates. An unreadable or missing `dir` lists the
+/// shipped ones.
+pub fn strategy_names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = SHIPPED.iter().map(|(n, _)| n.to_string()).collect();
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.extension().is_some_and(|e| e == "toml")
+                && path.is_file()
+                && let Some(stem) = path.file_stem()
+            {
+                names.push(stem.to_string_lossy().into_owned());
+            }
+        }
+    }
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// An error reading a strategy: where ([`origin`](StrategyError::origin)) and what. Its
+/// `Display` is one line: `origin: key 'k': message`, or `origin:line:column: message` for
+/// TOML syntax.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StrategyError {
+    /// The file (path, or `strategies/<name>.toml (built in)`); for
+    /// [`NotFound`](StrategyErrorKind::NotFound), the path that was tried.
+    pub origin: String,
+    /// What was wrong.
+    pub kind: StrategyErrorKind,
+}
+
+/// What was wrong with a strategy. Keys are dotted paths (`weights.rift.foo`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StrategyErrorKind {
+    /// The file could not be read.
+    Read {
+        /// The IO error.
+        message: String,
+    },
+    /// No such file and no shipped strategy of that name.
+    NotFound {
+        /// The name asked for.
+        name: String,
+        /// The names that exist ([`strategy_names`]).
+        available: Vec<String>,
+    },
+    /// Invalid TOML.
+    Syntax {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column, in characters.
+        column: usize,
+        /// The parser's message.
+        message: String,
+    },
+    /// `kind` names no policy kind.
+    UnknownKind {
+        /// The value found.
+        found: String,
+    },
+    /// A key the kind does not take.
+    UnknownKey {
+        /// The key.
+        key: String,
+        /// The strategy's kind.
+        kind: &'static str,
+        /// The keys that kind takes.
+        valid: &'static [&'static str],
+    },
+    /// A required key is absent.
+    MissingKey {
+        /// The key.
+        key: String,
+        /// What needs it (`kind "mcts"`, `game rift`).
+        needed_by: String,
+    },
+    /// A value of the wrong TOML type.
+    WrongType {
+        /// The key.
+        key: String,
+        /// What was expected (`an integer`).
+        expected: &'static str,
+        /// The TOML type found (`string`).
+        found: &'static str,
+    },
+    /// A value of the right type but not allowed.
+    BadValue {
+        /// The key.
+        key: String,
+        /// The value, as written.
+        value: String,
+        /// What is allowed.
+        expected: &'static str,
+    },
+    /// A weight names no feature of the game.
+    UnknownFeature {
+        /// The key (`weights.rift.foo`).
+        key: String,
+        /// The game.
+        game: &'static str,
+        /// The game's features.
+        valid: &'static [&'static str],
+    },
+}
+
+impl StrategyError {
+    /// The dotted key the error is about, if any.
+    pub fn key(&self) -> Option<&str> {
+        match &self.kind {
+            StrategyErrorKind::UnknownKind { .. } => Some("kind"),
+            StrategyErrorKind::UnknownKey { key, .. }
+            | StrategyErrorKind::MissingKey { key, .. }
+            | StrategyErrorKind::WrongType { key, .. }
+            | StrategyErrorKind::BadValue { key, .. }
+            | StrategyErrorKind::UnknownFeature { key, .. } => Some(key),
+            StrategyErrorKind::Read { .. }
+            | StrategyErrorKind::NotFound { .. }
+            | StrategyErrorKind::Syntax { .. } => None,
+        }
+    }
+}
+
+impl fmt::Display for StrategyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use StrategyErrorKind as K;
+        let origin = &self.origin;
+        match &self.kind {
+            K::Read { message } => write!(f, "{origin}: cannot read: {message}"),
+            K::NotFound { name, available } => write!(
+                f,
+                "{origin}: no such file and no shipped strategy '{name}' (available: {})",
+                available.join(", ")
+            ),
+            K::Syntax {
+                line,
+                column,
+                message,
+            } => {
+                write!(f, "{origin}:{line}:{column}: {message}")
+            }
+            K::UnknownKind { found } => write!(
+                f,
+                "{origin}: key 'kind': unknown kind \"{found}\" (valid: {})",
+                KINDS.join(", ")
+            ),
+            K::UnknownKey { key, kind, valid } => write!(
+                f,
+                "{origin}: key '{key}': unknown key for kind \"{kind}\" (valid: {})",
+                valid.join(", ")
+            ),
+            K::MissingKey { key, needed_by } => {
+                write!(
+                    f,
+                    "{origin}: key '{key}': missing (required by {needed_by})"
+                )
+            }
+            K::WrongType {
+                key,
+                expected,
+                found,
+            } => {
+                write!(
+                    f,
+                    "{origin}: key '{key}': expected {expected}, found a {found}"
+                )
+            }
+            K::BadValue {
+                key,
+                value,
+                expected,
+            } => {
+                write!(
+                    f,
+                    "{origin}: key '{key}': {value} is not allowed (expected {expected})"
+                )
+            }
+            K::UnknownFeature { key, game, valid } => write!(
+                f,
+                "{origin}: key '{key}': unknown feature of game {game} (valid: {})",
+                valid.join(", ")
+            ),
+        }
+    }
+}
+
+impl std::error::Error for StrategyError {}
+
+/// Turns a TOML error into `origin:line:column: message` (1-based, one line).
+fn syntax_error(origin: &str, text: &str, e: &toml::de::Error) -> StrategyError {
+    let start = e.span().map_or(0, |s| s.start).min(text.len());
+    let before = &text[..floor_char_boundary(text, start)];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    let message = e.message().split_whitespace().collect::<Vec<_>>().join(" ");
+    StrategyError {
+        origin: origin.to_string(),
+        kind: StrategyErrorKind::Syntax {
+            line,
+            column,
+            message,
+        },
+    }
+}
+
+fn floor_char_boundary(text: &str, mut i: usize) -> usize {
+    while !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// Typed access to the top-level table of one file, with errors naming the key.
+struct Reader<'a> {
+    origin: &'a str,
+    table: &'a Table,
+}
+
+impl Reader<'_> {
+    fn error(&self, kind: StrategyErrorKind) -> StrategyError {
+        StrategyError {
+            origin: self.origin.to_string(),
+            kind,
+        }
+    }
+
+    fn wrong_type(&self, key: &str, expected: &'static str, found: &Value) -> StrategyError {
+        self.error(StrategyErrorKind::WrongType {
+            key: key.to_string(),
+            expected,
+            found: found.type_str(),
+        })
+    }
+
+    fn bad_value(
+        &self,
+        key: &str,
+        value: impl fmt::Display,
+        expected: &'static str,
+    ) -> StrategyError {
+        self.error(StrategyErrorKind::BadValue {
+            key: key.to_string(),
+            value: value.to_string(),
+            expected,
+        })
+    }
+
+    /// An integer in `min..=max`; the key is known to be present.
+    fn integer(
+        &self,
+        key: &str,
+        min: u32,
+        max: u32,
+        expected: &'static str,
+    ) -> Result<u32, StrategyError> {
+        match &self.table[key] {
+            Value::Integer(v) if (min as i64..=max as i64).contains(v) => Ok(*v as u32),
+            Value::Integer(v) => Err(self.bad_value(key, v, expected)),
+            v => Err(self.wrong_type(key, "an integer", v)),
+        }
+    }
+
+    fn exploration(&self) -> Result<f64, StrategyError> {
+        const EXPECTED: &str = "a finite number >= 0";
+        let v = match &self.table["exploration"] {
+            Value::Float(v) => *v,
+            Value::Integer(v) => *v as f64,
+            v => return Err(self.wrong_type("exploration", "a number", v)),
+        };
+        if v.is_finite() && v >= 0.0 {
+            Ok(v)
+        } else {
+            Err(self.bad_value("exploration", v, EXPECTED))
+        }
+    }
+
+    fn rollout(&self) -> Result<Rollout, StrategyError> {
+        match &self.table["rollout"] {
+            Value::String(s) if s == "random" => Ok(Rollout::Random),
+            Value::String(s) if s == "greedy" => Ok(Rollout::Greedy),
+            Value::String(s) => {
+                Err(self.bad_value("rollout", format!("\"{s}\""), "\"random\" or \"greedy\""))
+            }
+            v => Err(self.wrong_type("rollout", "a string", v)),
+        }
+    }
+
+    fn weights(&self) -> Result<Weights, StrategyError> {
+        let games = match &self.table["weights"] {
+            Value::Table(t) => t,
+            v => return Err(self.wrong_type("weights", "a table of games", v)),
+        };
+        let mut weights = Weights::new();
+        for (game, features) in games {
+            let key = format!("weights.{game}");
+            let features = match features {
+                Value::Table(t) => t,
+                v => return Err(self.wrong_type(&key, "a table of feature weights", v)),
+            };
+            let mut table = BTreeMap::new();
+            for (feature, w) in features {
+                let key = format!("weights.{game}.{feature}");
+                let w = match w {
+                    Value::Float(v) => *v,
+                    Value::Integer(v) => *v as f64,
+                    v => return Err(self.wrong_type(&key, "a number", v)),
+                };
+                if !w.is_finite() {
+                    return Err(self.bad_value(&key, w, "a finite number"));
+                }
+                table.insert(feature.clone(), w);
+            }
+            weights.insert(game.clone(), table);
+        }
+        Ok(weights)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::race::Race;
+
+    #[test]
+    fn every_shipped_strategy_parses_and_names_its_kind() {
+        let kinds: Vec<(&str, &str)> = SHIPPED
+            .iter()
+            .map(|(name, text)| {
+                let s = Strategy::parse(name, name, text).unwrap_or_else(|e| panic!("{e}"));
+                (*name, s.kind.name())
+            })
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                ("greedy", "greedy"),
+                ("mcts-1000", "mcts"),
+                ("mcts-200", "mcts"),
+                ("random", "random")
+            ]
+        );
+    }
+
+    #[test]
+    fn shipped_mcts_budgets_are_as_named() {
+        for (name, iterations) in [("mcts-200", 200), ("mcts-1000", 1000)] {
+            let s = Strategy::named(name, Path::new("/nonexistent")).unwrap();
+            match s.kind {
+                StrategyKind::Mcts { config, .. } => assert_eq!(config.iterations, iterations),
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn syntax_errors_give_line_and_column() {
+        let e = Strategy::parse("x", "x.toml", "kind = \"random\"\nfoo = = 1\n").unwrap_err();
+        match &e.kind {
+            StrategyErrorKind::Syntax { line, column, .. } => assert_eq!((*line, *column), (2, 7)),
+            other => panic!("{other:?}"),
+        }
+        assert!(e.to_string().starts_with("x.toml:2:7: "), "{e}");
+        assert!(!e.to_string().contains('\n'), "{e}");
+    }
+
+    #[test]
+    fn weights_resolve_by_feature_name_and_default_to_zero() {
+        let text = "kind = \"greedy\"\nsamples = 1\n[weights.race]\nturns_left = 2\n";
+        let s = Strategy::parse("g", "g.toml", text).unwrap();
+        let StrategyKind::Greedy { weights, .. } = &s.kind else {
+            panic!()
+        };
+        assert_eq!(s.weights_for::<Race>(weights).unwrap(), vec![0.0, 2.0]);
+    }
+}

@@ -1,0 +1,527 @@
+//! Policies and strategy files: every shipped strategy plays every game legally to the end,
+//! the searching policies beat random by a measured margin, MCTS never depends on the game's
+//! chance stream, strategy-file errors are one line naming the file and the key, and no
+//! policy allocates per decision once warm.
+//!
+//! Set `SOLOLAB_SLOW_TESTS=1` to play five times as many games.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::path::{Path, PathBuf};
+
+use sololab::games::race::{GOAL, Race, RaceAction, TURNS};
+use sololab::policy::{StrategyErrorKind, strategy_names};
+use sololab::{Game, GameRng, Outcome, Policy, Strategy, StrategyKind, Stream, below, stream_rng};
+
+// ---------------------------------------------------------------------------------------------
+// A per-thread allocation counter, to check that policies do not allocate per decision.
+
+struct CountingAlloc;
+
+thread_local! {
+    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+}
+
+fn count_one() {
+    let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+}
+
+fn allocations() -> u64 {
+    ALLOCATIONS.with(|c| c.get())
+}
+
+// SAFETY: every method forwards to `System` unchanged; counting touches only a const-initialised
+// thread-local `Cell` without a destructor, which never allocates.
+unsafe impl GlobalAlloc for CountingAlloc {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count_one();
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        count_one();
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count_one();
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: CountingAlloc = CountingAlloc;
+
+// ---------------------------------------------------------------------------------------------
+// Helpers.
+
+fn strategies_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("strategies")
+}
+
+/// 5 with `SOLOLAB_SLOW_TESTS` set, else 1.
+fn slow_factor() -> u64 {
+    if std::env::var_os("SOLOLAB_SLOW_TESTS").is_some() {
+        5
+    } else {
+        1
+    }
+}
+
+/// Plays game `index` of experiment `seed` to the end with `policy`, on the three seed
+/// streams, checking every choice is in `legal` and the length is within `MAX_DECISIONS`.
+/// Returns the outcome and the number of decisions.
+fn play<G: Game>(
+    setup: &G::Setup,
+    policy: &mut dyn Policy<G>,
+    who: &str,
+    seed: u64,
+    index: u64,
+    legal: &mut Vec<G::Action>,
+) -> (Outcome, u32) {
+    let mut state = G::new_game(setup, &mut stream_rng(seed, index, Stream::Setup));
+    let mut chance = stream_rng(seed, index, Stream::Chance);
+    let mut rng = stream_rng(seed, index, Stream::Policy);
+    let mut decisions = 0;
+    loop {
+        if let Some(outcome) = state.outcome() {
+            return (outcome, decisions);
+        }
+        state.legal_actions(legal);
+        assert!(
+            !legal.is_empty(),
+            "{}: no legal action in an unfinished game:\n{state}",
+            G::NAME
+        );
+        let action = policy.choose(&state, legal, &mut rng);
+        assert!(
+            legal.contains(&action),
+            "{who} chose {action:?}, not among {legal:?}, in game {index}:\n{state}"
+        );
+        state.apply(action, &mut chance);
+        decisions += 1;
+        assert!(
+            decisions <= G::MAX_DECISIONS,
+            "{who}: game {index} exceeds {} decisions",
+            G::MAX_DECISIONS
+        );
+    }
+}
+
+/// The Wilson score interval (95%, z = 1.96) of `wins` out of `games`.
+fn wilson(wins: u64, games: u64) -> (f64, f64) {
+    let z = 1.959_963_984_540_054_f64;
+    let n = games as f64;
+    let p = wins as f64 / n;
+    let denom = 1.0 + z * z / n;
+    let center = (p + z * z / (2.0 * n)) / denom;
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
+    (center - half, center + half)
+}
+
+/// Wins of `policy` over games `0..games` of experiment `seed` on Race from square 0.
+fn race_wins(policy: &mut dyn Policy<Race>, who: &str, seed: u64, games: u64) -> u64 {
+    let mut legal = Vec::new();
+    (0..games)
+        .filter(|&i| {
+            play::<Race>(&0, policy, who, seed, i, &mut legal)
+                .0
+                .is_win()
+        })
+        .count() as u64
+}
+
+/// The optimal Race player: walk when walking surely arrives in time, else run.
+struct RunWhenBehindPace;
+
+impl Policy<Race> for RunWhenBehindPace {
+    fn choose(&mut self, state: &Race, _legal: &[RaceAction], _rng: &mut GameRng) -> RaceAction {
+        if state.position + (TURNS - state.turn) >= GOAL {
+            RaceAction::Walk
+        } else {
+            RaceAction::Run
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Every policy plays every game.
+
+/// Plays every strategy in `strategies/` (and every shipped one) on game `G` from many seeds:
+/// every choice is legal, every game ends within `G::MAX_DECISIONS` with an outcome in range.
+fn policies_play_every_game<G: Game>(setup: G::Setup) {
+    let dir = strategies_dir();
+    let names = strategy_names(&dir);
+    assert!(names.len() >= 4, "{names:?}");
+    let mut legal = Vec::new();
+    for name in &names {
+        let strategy = Strategy::named(name, &dir).unwrap_or_else(|e| panic!("{e}"));
+        let mut policy = strategy.build::<G>().unwrap_or_else(|e| panic!("{e}"));
+        let games = match strategy.kind {
+            StrategyKind::Mcts { .. } => 20,
+            _ => 200,
+        } * slow_factor();
+        let (mut wins, mut decisions) = (0u64, 0u64);
+        for index in 0..games {
+            let (outcome, n) = play::<G>(&setup, policy.as_mut(), name, 41, index, &mut legal);
+            if let Outcome::Lost(cause) = outcome {
+                assert!(
+                    (cause as usize) < G::loss_causes().len(),
+                    "{name}: cause {cause}"
+                );
+            }
+            wins += u64::from(outcome.is_win());
+            decisions += u64::from(n);
+        }
+        assert!(
+            decisions >= games,
+            "{name} on {}: {decisions} decisions in {games} games",
+            G::NAME
+        );
+        eprintln!(
+            "{} {name}: {wins}/{games} won, {:.2} decisions per game",
+            G::NAME,
+            decisions as f64 / games as f64
+        );
+    }
+}
+
+#[test]
+fn every_policy_plays_race() {
+    policies_play_every_game::<Race>(0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Strength.
+
+#[test]
+fn greedy_and_mcts_beat_random_on_race() {
+    let dir = strategies_dir();
+    let games = 2000 * slow_factor();
+    let build = |name: &str| {
+        Strategy::named(name, &dir)
+            .unwrap()
+            .build::<Race>()
+            .unwrap()
+    };
+    let random = race_wins(build("random").as_mut(), "random", 2024, games);
+    let greedy = race_wins(build("greedy").as_mut(), "greedy", 2024, games);
+    let mcts = race_wins(build("mcts-200").as_mut(), "mcts-200", 2024, games);
+    let optimal = race_wins(&mut RunWhenBehindPace, "optimal", 2024, games);
+    let [r, g, m, o] = [random, greedy, mcts, optimal].map(|w| wilson(w, games));
+    for (who, wins, (lo, hi)) in [
+        ("random", random, r),
+        ("greedy", greedy, g),
+        ("mcts-200", mcts, m),
+        ("optimal", optimal, o),
+    ] {
+        eprintln!(
+            "race {who}: {wins}/{games} = {:.3} [{lo:.3}, {hi:.3}]",
+            wins as f64 / games as f64
+        );
+    }
+    // The exact win rates (by dynamic programming): random 457/2048, optimal 17/32.
+    assert!(r.0 < 457.0 / 2048.0 && 457.0 / 2048.0 < r.1, "random {r:?}");
+    assert!(o.0 < 17.0 / 32.0 && 17.0 / 32.0 < o.1, "optimal {o:?}");
+    assert!(r.1 < g.0, "greedy {g:?} does not beat random {r:?}");
+    assert!(r.1 < m.0, "mcts-200 {m:?} does not beat random {r:?}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// MCTS and the seed streams.
+
+#[test]
+fn mcts_choice_ignores_the_chance_stream_and_repeats_with_the_same_policy_rng() {
+    let strategy = Strategy::named("mcts-200", &strategies_dir()).unwrap();
+    let mut policy = strategy.build::<Race>().unwrap();
+    let mut legal = Vec::new();
+    let mut decisions = 0;
+    let mut runs = 0;
+    for index in 0..40u64 {
+        let mut state = Race::new_game(&0, &mut stream_rng(9, index, Stream::Setup));
+        let mut chance = stream_rng(9, index, Stream::Chance);
+        let mut rng = stream_rng(9, index, Stream::Policy);
+        // Walk to a decision point with random play, 0 to 4 decisions in.
+        for _ in 0..index % 5 {
+            state.legal_actions(&mut legal);
+            let action = legal[below(&mut rng, legal.len() as u32) as usize];
+            state.apply(action, &mut chance);
+        }
+        if state.outcome().is_some() {
+            continue;
+        }
+        state.legal_actions(&mut legal);
+        let (mut rng_a, mut rng_b, mut rng_c) = (rng.clone(), rng.clone(), rng.clone());
+        let a = policy.choose(&state, &legal, &mut rng_a);
+        let mut advanced = chance.clone();
+        for _ in 0..1000 {
+            below(&mut advanced, 6);
+        }
+        assert_ne!(advanced, chance);
+        let b = policy.choose(&state, &legal, &mut rng_b);
+        assert_eq!(
+            a, b,
+            "game {index}: the choice changed after advancing the chance stream"
+        );
+        assert_eq!(
+            rng_a, rng_b,
+            "game {index}: the policy stream was consumed differently"
+        );
+        // A freshly built policy with the same policy rng makes the same choice.
+        let mut fresh = strategy.build::<Race>().unwrap();
+        assert_eq!(fresh.choose(&state, &legal, &mut rng_c), a, "game {index}");
+        decisions += 1;
+        runs += usize::from(a == RaceAction::Run);
+    }
+    assert!(decisions >= 30, "{decisions}");
+    // Not a constant answer: from these positions MCTS both walks and runs.
+    assert!(runs > 0 && runs < decisions, "{runs} runs of {decisions}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Strategy files.
+
+/// A fresh directory for this test's strategy files.
+fn scratch_dir(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sololab-policies-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const MCTS_OK: &str = "kind = \"mcts\"\niterations = 10\nexploration = 1.0\nrollout = \"random\"\n\
+                       rollout_depth = 5\n[weights.race]\nposition = 1\n";
+
+#[test]
+fn each_strategy_file_error_is_one_line_naming_the_file_and_the_key() {
+    let dir = scratch_dir("errors");
+    let cases: &[(&str, String, &str)] = &[
+        (
+            "kind",
+            "kind = \"mtcs\"\n".into(),
+            "key 'kind': unknown kind \"mtcs\" (valid: random, greedy, mcts)",
+        ),
+        (
+            "nokind",
+            "iterations = 3\n".into(),
+            "key 'kind': missing (required by every strategy)",
+        ),
+        (
+            "unknown",
+            MCTS_OK.replace("rollout_depth = 5", "rollout_depth = 5\ndepth = 3"),
+            "key 'depth': unknown key for kind \"mcts\" \
+             (valid: kind, iterations, exploration, rollout, rollout_depth, weights)",
+        ),
+        (
+            "random-weights",
+            "kind = \"random\"\n[weights.race]\nposition = 1\n".into(),
+            "key 'weights': unknown key for kind \"random\" (valid: kind)",
+        ),
+        (
+            "missing",
+            MCTS_OK.replace("exploration = 1.0\n", ""),
+            "key 'exploration': missing (required by kind \"mcts\")",
+        ),
+        (
+            "greedy-missing",
+            "kind = \"greedy\"\n[weights.race]\n".into(),
+            "key 'samples': missing (required by kind \"greedy\")",
+        ),
+        (
+            "iterations",
+            MCTS_OK.replace("iterations = 10", "iterations = 0"),
+            "key 'iterations': 0 is not allowed (expected an integer in 1..=10000000)",
+        ),
+        (
+            "exploration",
+            MCTS_OK.replace("exploration = 1.0", "exploration = -0.5"),
+            "key 'exploration': -0.5 is not allowed (expected a finite number >= 0)",
+        ),
+        (
+            "depth",
+            MCTS_OK.replace("rollout_depth = 5", "rollout_depth = 0"),
+            "key 'rollout_depth': 0 is not allowed (expected an integer in 1..=4294967295)",
+        ),
+        (
+            "rollout",
+            MCTS_OK.replace("\"random\"", "\"smart\""),
+            "key 'rollout': \"smart\" is not allowed (expected \"random\" or \"greedy\")",
+        ),
+        (
+            "type",
+            MCTS_OK.replace("iterations = 10", "iterations = \"10\""),
+            "key 'iterations': expected an integer, found a string",
+        ),
+        (
+            "weight-type",
+            MCTS_OK.replace("position = 1", "position = \"high\""),
+            "key 'weights.race.position': expected a number, found a string",
+        ),
+    ];
+    for (stem, text, expected) in cases {
+        let path = dir.join(format!("{stem}.toml"));
+        std::fs::write(&path, text).unwrap();
+        let e = Strategy::named(stem, &dir).expect_err(stem);
+        let message = e.to_string();
+        assert_eq!(message, format!("{}: {expected}", path.display()), "{stem}");
+        assert!(!message.contains('\n'), "{message}");
+    }
+
+    // TOML syntax: file:line:column: message.
+    let path = dir.join("syntax.toml");
+    std::fs::write(&path, "kind = \"greedy\"\nsamples = = 4\n").unwrap();
+    let e = Strategy::named("syntax", &dir).unwrap_err();
+    assert!(
+        matches!(
+            e.kind,
+            StrategyErrorKind::Syntax {
+                line: 2,
+                column: 11,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    let message = e.to_string();
+    assert!(
+        message.starts_with(&format!("{}:2:11: ", path.display())),
+        "{message}"
+    );
+    assert!(!message.contains('\n') && message.len() > path.display().to_string().len() + 8);
+
+    // Feature names are checked when building for a game.
+    let path = dir.join("feature.toml");
+    std::fs::write(&path, MCTS_OK.replace("position = 1", "speed = 1")).unwrap();
+    let e = Strategy::named("feature", &dir)
+        .unwrap()
+        .build::<Race>()
+        .err()
+        .unwrap();
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{}: key 'weights.race.speed': unknown feature of game race (valid: position, turns_left)",
+            path.display()
+        )
+    );
+    assert_eq!(e.key(), Some("weights.race.speed"));
+    let path = dir.join("nogame.toml");
+    std::fs::write(
+        &path,
+        "kind = \"greedy\"\nsamples = 2\n[weights.rift]\nbuildings = 3\n",
+    )
+    .unwrap();
+    let e = Strategy::named("nogame", &dir)
+        .unwrap()
+        .build::<Race>()
+        .err()
+        .unwrap();
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{}: key 'weights.race': missing (required by game race)",
+            path.display()
+        )
+    );
+
+    // An unknown name lists what exists.
+    let e = Strategy::named("nope", &dir).unwrap_err();
+    assert!(matches!(&e.kind, StrategyErrorKind::NotFound { name, .. } if name == "nope"));
+    assert!(e.to_string().contains("(available: "), "{e}");
+    assert!(
+        e.to_string().contains("greedy, greedy-missing, iterations"),
+        "{e}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn shipped_strategies_load_from_any_directory_and_build_for_race() {
+    let dir = strategies_dir();
+    let shipped = ["greedy", "mcts-1000", "mcts-200", "random"];
+    assert_eq!(strategy_names(Path::new("/nonexistent")), shipped);
+    assert_eq!(strategy_names(&dir), shipped);
+    for name in shipped {
+        let from_file = Strategy::named(name, &dir).unwrap_or_else(|e| panic!("{e}"));
+        let built_in = Strategy::named(name, Path::new("/nonexistent")).unwrap();
+        assert_eq!(
+            from_file.kind, built_in.kind,
+            "{name}: the embedded copy differs"
+        );
+        assert_eq!(from_file.name, name);
+        assert_eq!(
+            built_in.origin,
+            format!("strategies/{name}.toml (built in)")
+        );
+        assert_eq!(
+            from_file.origin,
+            dir.join(format!("{name}.toml")).display().to_string()
+        );
+        let mut policy = from_file.build::<Race>().unwrap_or_else(|e| panic!("{e}"));
+        let state = Race {
+            position: 9,
+            turn: 1,
+        };
+        let mut rng = stream_rng(1, 0, Stream::Policy);
+        let action = policy.choose(&state, &[RaceAction::Walk, RaceAction::Run], &mut rng);
+        if name != "random" {
+            assert_eq!(action, RaceAction::Walk, "{name} declines a sure win");
+        }
+    }
+}
+
+#[test]
+fn a_file_in_the_directory_overrides_the_shipped_strategy() {
+    let dir = scratch_dir("override");
+    std::fs::write(
+        dir.join("random.toml"),
+        "kind = \"greedy\"\nsamples = 3\n[weights.race]\n",
+    )
+    .unwrap();
+    let s = Strategy::named("random", &dir).unwrap();
+    assert_eq!(s.kind.name(), "greedy");
+    assert_eq!(
+        strategy_names(&dir),
+        ["greedy", "mcts-1000", "mcts-200", "random"]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Allocation.
+
+#[test]
+fn no_policy_allocates_per_decision_after_warm_up() {
+    let dir = strategies_dir();
+    let mut legal = Vec::with_capacity(16);
+    for name in strategy_names(&dir) {
+        let mut policy = Strategy::named(&name, &dir)
+            .unwrap()
+            .build::<Race>()
+            .unwrap();
+        for index in 0..3 {
+            play::<Race>(&0, policy.as_mut(), &name, 5, index, &mut legal);
+        }
+        let mut counted = 0;
+        let mut decisions = 0;
+        for index in 3..23u64 {
+            let mut state = Race::new_game(&0, &mut stream_rng(5, index, Stream::Setup));
+            let mut chance = stream_rng(5, index, Stream::Chance);
+            let mut rng = stream_rng(5, index, Stream::Policy);
+            while state.outcome().is_none() {
+                state.legal_actions(&mut legal);
+                let before = allocations();
+                let action = policy.choose(&state, &legal, &mut rng);
+                counted += allocations() - before;
+                decisions += 1;
+                state.apply(action, &mut chance);
+            }
+        }
+        assert!(decisions >= 20 * 4, "{name}: {decisions}");
+        assert_eq!(
+            counted, 0,
+            "{name} allocated {counted} times in {decisions} decisions"
+        );
+    }
+}
