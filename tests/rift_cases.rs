@@ -44,7 +44,9 @@ fn r1_compass_picks_direction_then_tile() {
     let m = r.monsters[0];
     assert_eq!(coord(m.tile), "(4,5)", "the Demon moves to (4,5)");
     assert_eq!(m.aim_dir, Dir::East as u8, "and aims east");
-    let aimed = r.aim_tile(&r.stats(0).attack, m.tile, Dir::East, m.aim_dist).unwrap();
+    let aimed = r
+        .aim_tile(&r.stats(0).attack, m.tile, Dir::East, m.aim_dist)
+        .unwrap();
     assert_eq!(coord(aimed), "(5,5)", "at mech C");
 }
 
@@ -58,13 +60,22 @@ fn r2_flying_wraith_with_an_earlier_aim() {
          terrain\n......\n...B..\n....B.\n......\n......\n......\n"
     ));
     assert_eq!(r.stats(1).movement, 3);
-    assert_eq!(r.stats(1).locomotion, sololab::games::rift::content::Locomotion::Fly);
+    assert_eq!(
+        r.stats(1).locomotion,
+        sololab::games::rift::content::Locomotion::Fly
+    );
     r.monsters_move_and_aim(&mut NoTrace);
     assert_eq!(coord(r.monsters[0].tile), "(4,5)");
     let w = r.monsters[1];
     assert_eq!(coord(w.tile), "(4,3)", "the Wraith moves to (4,3)");
     assert_eq!(w.aim_dir, Dir::East as u8);
-    assert_eq!(coord(r.aim_tile(&r.stats(1).attack, w.tile, Dir::East, w.aim_dist).unwrap()), "(5,3)");
+    assert_eq!(
+        coord(
+            r.aim_tile(&r.stats(1).attack, w.tile, Dir::East, w.aim_dist)
+                .unwrap()
+        ),
+        "(5,3)"
+    );
 }
 
 #[test]
@@ -78,7 +89,11 @@ fn r3_detect_order_and_spawn_tile_stepping() {
     ));
     let mut trace = VecTrace::default();
     let n = r.detect_up_to(4, &mut trace);
-    assert_eq!(n, 3, "three monsters in the supply are detected: {:?}", trace.0);
+    assert_eq!(
+        n, 3,
+        "three monsters in the supply are detected: {:?}",
+        trace.0
+    );
     let detected: Vec<(String, String)> = {
         let mut v: Vec<_> = r
             .monsters
@@ -98,7 +113,11 @@ fn r3_detect_order_and_spawn_tile_stepping() {
         ]
     );
     assert_eq!(coord(r.spawn[3]), "(4,6)");
-    assert_eq!(coord(r.spawn[4]), "(1,5)", "spawn tile 5 holds the mech and is skipped");
+    assert_eq!(
+        coord(r.spawn[4]),
+        "(1,5)",
+        "spawn tile 5 holds the mech and is skipped"
+    );
 }
 
 fn r4_position() -> Rift {
@@ -120,7 +139,11 @@ fn r4_activation_order_by_card_then_cube_place() {
     let r = r4_position();
     let mut order = [0usize; 4];
     let n = r.activation_order(&mut order);
-    assert_eq!(&order[..n], &[3, 2, 0, 1], "Nightmare, purple Demon, orange Demon, Wraith");
+    assert_eq!(
+        &order[..n],
+        &[3, 2, 0, 1],
+        "Nightmare, purple Demon, orange Demon, Wraith"
+    );
     assert_eq!(r.monsters[2].hp, 4);
     assert_eq!(r.monsters[0].hp, 3);
 }
@@ -131,7 +154,10 @@ fn r4_survivor_moves_to_the_printed_track() {
     r.monsters[0].hp = 0; // the orange Demon on the printed track dies
     r.remove_dead(&mut NoTrace);
     assert_eq!(r.monsters[0].at, Where::Supply);
-    assert_eq!(r.monsters[2].place, 3, "the purple Demon moves to the printed Alpha track");
+    assert_eq!(
+        r.monsters[2].place, 3,
+        "the purple Demon moves to the printed Alpha track"
+    );
 }
 
 #[test]
@@ -144,7 +170,11 @@ fn r5_blocked_spawn_sends_back_and_bumps() {
          {EMPTY_BOARD}spawns\n......\n......\n......\n......\n......\n..3...\n"
     ));
     r.spawn(&mut NoTrace);
-    assert_eq!(r.monsters[0].at, Where::Supply, "nothing spawns; the monster goes back");
+    assert_eq!(
+        r.monsters[0].at,
+        Where::Supply,
+        "nothing spawns; the monster goes back"
+    );
     assert_eq!(r.mechs[0].hp, 2, "the mech takes 1 bump damage");
     assert_eq!(r.tally.blocked, 1);
 }
@@ -175,7 +205,11 @@ fn r6_push_into_a_building_bumps_both_and_ruins_it() {
     assert_eq!(coord(r.monsters[0].tile), "(3,3)", "nothing moves");
     assert_eq!(r.monsters[0].hp, 2, "the monster takes 1 bump damage");
     assert_eq!(r.ruins, 2, "a ruin goes on the building");
-    assert_eq!(r.occupied() & (1u64 << t("(4,3)")), 0, "the ruined tile counts as empty");
+    assert_eq!(
+        r.occupied() & (1u64 << t("(4,3)")),
+        0,
+        "the ruined tile counts as empty"
+    );
 }
 
 #[test]
@@ -203,7 +237,10 @@ fn r7_water_kills_a_walker_pushed_in_but_not_a_flier() {
          monster 2 at=map card=3 place=0 alpha=0 tile=(2,5)\n\
          terrain\n......\n......\n..W...\n......\n..W...\n......\n"
     ));
-    assert_ne!(r.stats(0).locomotion, sololab::games::rift::content::Locomotion::Fly);
+    assert_ne!(
+        r.stats(0).locomotion,
+        sololab::games::rift::content::Locomotion::Fly
+    );
     r.resolve_attack(&push_only(), t("(2,3)"), Dir::East, None, &mut NoTrace);
     assert_eq!(r.monsters[0].at, Where::Supply, "the walker dies at once");
     assert_eq!(r.tally.kills, 1);
@@ -224,14 +261,23 @@ fn r7_a_mech_on_water_cannot_attack_but_may_clear_its_statuses() {
     if r.mech_flies(0) {
         // The case is about a non-flying mech: make it one with a walking card.
         let c = r.content;
-        let walker = c.mechs.iter().position(|m| m.locomotion != sololab::games::rift::content::Locomotion::Fly).unwrap();
+        let walker = c
+            .mechs
+            .iter()
+            .position(|m| m.locomotion != sololab::games::rift::content::Locomotion::Fly)
+            .unwrap();
         r.mechs[0].card = walker as u8;
         r.mechs[0].mech_level = 0;
         r.mechs[0].pilot_level = 0;
     }
     let mut acts = Vec::new();
     r.legal_actions(&mut acts);
-    assert!(!acts.iter().any(|a| matches!(a, RiftAction::Attack { mech: 0, .. })), "{acts:?}");
+    assert!(
+        !acts
+            .iter()
+            .any(|a| matches!(a, RiftAction::Attack { mech: 0, .. })),
+        "{acts:?}"
+    );
     assert!(acts.contains(&RiftAction::ClearStatus { mech: 0 }));
     let mut rng = <GameRng as rand::SeedableRng>::seed_from_u64(1);
     r.apply(RiftAction::ClearStatus { mech: 0 }, &mut rng);
@@ -277,7 +323,11 @@ fn r9_ruins_run_out_and_lose_the_campaign() {
     ));
     r.damage(t("(3,2)"), 1, Hit::Attack, &mut NoTrace);
     assert_eq!(r.ruins, 0);
-    assert_eq!(r.outcome(), None, "the first damaged building takes the last ruin");
+    assert_eq!(
+        r.outcome(),
+        None,
+        "the first damaged building takes the last ruin"
+    );
     r.damage(t("(5,2)"), 1, Hit::Attack, &mut NoTrace);
     let o = r.outcome();
     assert_eq!(o, Some(Outcome::Lost(1)));

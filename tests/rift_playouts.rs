@@ -77,14 +77,29 @@ fn is_legal(r: &Rift, a: RiftAction) -> bool {
             }
             let blocked = |t: Tile| {
                 (r.buildings | r.mountains | r.rock) & bit(t) != 0
-                    || r.monsters.iter().any(|mo| mo.at == Where::Map && mo.tile == t)
+                    || r.monsters
+                        .iter()
+                        .any(|mo| mo.at == Where::Map && mo.tile == t)
             };
             walk_distance(r, m.tile, tile, &blocked).is_some_and(|d| d <= mv)
         }
-        (Phase::Actions, RiftAction::Attack { mech, weapon, dir, dist, throw }) => {
+        (
+            Phase::Actions,
+            RiftAction::Attack {
+                mech,
+                weapon,
+                dir,
+                dist,
+                throw,
+            },
+        ) => {
             let i = mech as usize;
             let m = r.mechs[i];
-            if i > 1 || m.hp == 0 || m.done || m.status & st::FROZEN != 0 || r.smoke & bit(m.tile) != 0
+            if i > 1
+                || m.hp == 0
+                || m.done
+                || m.status & st::FROZEN != 0
+                || r.smoke & bit(m.tile) != 0
             {
                 return false;
             }
@@ -111,12 +126,34 @@ fn is_legal(r: &Rift, a: RiftAction) -> bool {
             }
             None => false,
         },
+        (Phase::Reward, RiftAction::Upgrade { mech, pilot }) => {
+            let first = if r.campaign.pending[0] > 0 { 0 } else { 1 };
+            let m = r.mechs[first];
+            mech as usize == first
+                && r.campaign.pending[first] > 0
+                && if pilot {
+                    m.pilot_level < 3
+                } else {
+                    m.mech_level < 3
+                }
+        }
         _ => false,
     }
 }
 
-fn aim_ok(r: &Rift, a: &sololab::games::rift::content::Attack, from: Tile, dir: u8, dist: u8, throw: u8) -> bool {
-    let throw_ok = if a.movement == Move::Throw { throw < 4 } else { throw == 255 };
+fn aim_ok(
+    r: &Rift,
+    a: &sololab::games::rift::content::Attack,
+    from: Tile,
+    dir: u8,
+    dist: u8,
+    throw: u8,
+) -> bool {
+    let throw_ok = if a.movement == Move::Throw {
+        throw < 4
+    } else {
+        throw == 255
+    };
     if !throw_ok {
         return false;
     }
@@ -125,7 +162,8 @@ fn aim_ok(r: &Rift, a: &sololab::games::rift::content::Attack, from: Tile, dir: 
     let at = |k: i32| {
         let c = col(from) as i32 + dc as i32 * k;
         let rr = row(from) as i32 + dr as i32 * k;
-        (c >= 0 && rr >= 0 && c < COLS as i32 && rr < ROWS as i32).then(|| (rr as usize * COLS + c as usize) as Tile)
+        (c >= 0 && rr >= 0 && c < COLS as i32 && rr < ROWS as i32)
+            .then(|| (rr as usize * COLS + c as usize) as Tile)
     };
     match a.shape {
         Shape::Adjacent => dist == 1 && at(1).is_some(),
@@ -164,12 +202,20 @@ fn action_space(r: &Rift, out: &mut Vec<RiftAction>) {
             for dir in 0..4u8 {
                 for dist in 0..7u8 {
                     for throw in [0, 1, 2, 3, 255] {
-                        out.push(RiftAction::Attack { mech, weapon, dir, dist, throw });
+                        out.push(RiftAction::Attack {
+                            mech,
+                            weapon,
+                            dir,
+                            dist,
+                            throw,
+                        });
                     }
                 }
             }
         }
         out.push(RiftAction::ClearStatus { mech });
+        out.push(RiftAction::Upgrade { mech, pilot: false });
+        out.push(RiftAction::Upgrade { mech, pilot: true });
     }
     for dir in 0..4u8 {
         for dist in 0..7u8 {
@@ -186,7 +232,11 @@ fn check_invariants(r: &Rift) {
         assert!(m.hp <= m.max_hp, "mech hp {} above max {}", m.hp, m.max_hp);
         if m.hp > 0 && m.tile != NO_TILE {
             assert_eq!(seen & bit(m.tile), 0, "two units on a tile\n{r:?}");
-            assert_eq!((r.buildings | r.mountains) & bit(m.tile), 0, "mech on an obstacle\n{r:?}");
+            assert_eq!(
+                (r.buildings | r.mountains) & bit(m.tile),
+                0,
+                "mech on an obstacle\n{r:?}"
+            );
             seen |= bit(m.tile);
         }
     }
@@ -196,18 +246,36 @@ fn check_invariants(r: &Rift) {
             per_card[m.card as usize] += 1;
         }
         if m.at == Where::Map {
-            assert!(m.hp >= 1 && m.hp <= r.stats(i).hp, "monster hp {} out of 1..={}\n{r:?}", m.hp, r.stats(i).hp);
+            assert!(
+                m.hp >= 1 && m.hp <= r.stats(i).hp,
+                "monster hp {} out of 1..={}\n{r:?}",
+                m.hp,
+                r.stats(i).hp
+            );
             assert_eq!(seen & bit(m.tile), 0, "two units on a tile\n{r:?}");
-            assert_eq!((r.buildings | r.mountains) & bit(m.tile), 0, "monster on an obstacle\n{r:?}");
+            assert_eq!(
+                (r.buildings | r.mountains) & bit(m.tile),
+                0,
+                "monster on an obstacle\n{r:?}"
+            );
             seen |= bit(m.tile);
         }
     }
-    assert!(per_card.iter().all(|&n| n <= 2), "more than 2 monsters on a card\n{r:?}");
+    assert!(
+        per_card.iter().all(|&n| n <= 2),
+        "more than 2 monsters on a card\n{r:?}"
+    );
     assert_eq!(seen & r.rock, 0, "a rock shares a tile with a unit\n{r:?}");
-    let tokens: u32 = [Status::Rock, Status::Fire, Status::Shield].iter().map(|&s| r.tokens_in_play(s)).sum();
+    let tokens: u32 = [Status::Rock, Status::Fire, Status::Shield]
+        .iter()
+        .map(|&s| r.tokens_in_play(s))
+        .sum();
     assert!(tokens <= 9, "{tokens} status tokens in play");
     for s in [Status::Rock, Status::Fire, Status::Shield] {
-        assert!(r.tokens_in_play(s) <= 3, "more than 3 {s:?}-kind tokens\n{r:?}");
+        assert!(
+            r.tokens_in_play(s) <= 3,
+            "more than 3 {s:?}-kind tokens\n{r:?}"
+        );
     }
     assert!(r.ruins <= 3, "ruins {}", r.ruins);
     assert_eq!(r.buildings & r.mountains, 0);
@@ -227,24 +295,36 @@ fn playout(seed: u64, setup: &RiftSetup, check_space: bool, roundtrip: bool) -> 
         assert_eq!(copy, r, "a copy compares equal");
         if roundtrip {
             let text = r.to_position();
-            let back = Rift::from_position(&text).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{text}"));
+            let back =
+                Rift::from_position(&text).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{text}"));
             assert_eq!(back, r, "seed {seed}: position round-trip\n{text}");
         }
         r.legal_actions(&mut acts);
-        assert_eq!(acts.is_empty(), r.outcome().is_some(), "seed {seed}: actions iff not over");
+        assert_eq!(
+            acts.is_empty(),
+            r.outcome().is_some(),
+            "seed {seed}: actions iff not over"
+        );
         if acts.is_empty() {
             break;
         }
         if check_space {
             action_space(&r, &mut space);
             for &a in &space {
-                assert_eq!(acts.contains(&a), is_legal(&r, a), "seed {seed}: {a:?} offered != legal\n{r:?}");
+                assert_eq!(
+                    acts.contains(&a),
+                    is_legal(&r, a),
+                    "seed {seed}: {a:?} offered != legal\n{r:?}"
+                );
             }
         }
         let a = acts[below(&mut prng, acts.len() as u32) as usize];
         r.apply(a, &mut crng);
         decisions += 1;
-        assert!(decisions <= Rift::MAX_DECISIONS, "seed {seed}: more than MAX_DECISIONS");
+        assert!(
+            decisions <= Rift::MAX_DECISIONS,
+            "seed {seed}: more than MAX_DECISIONS"
+        );
     }
     r
 }
@@ -270,7 +350,10 @@ fn playouts_under_every_finale_and_difficulty_keep_the_invariants() {
     values.insert("starting_monsters".into(), sololab::AxisValue::Int(4));
     values.insert("ruins".into(), sololab::AxisValue::Int(1));
     values.insert("extra_turn".into(), sololab::AxisValue::Bool(true));
-    values.insert("upgrades".into(), sololab::AxisValue::Name("3,3,3,3".into()));
+    values.insert(
+        "upgrades".into(),
+        sololab::AxisValue::Name("3,3,3,3".into()),
+    );
     let setup = RiftSetup::resolve(&values).unwrap();
     for seed in 0..2000u64 {
         playout(seed, &setup, seed < 200, seed < 300);
@@ -278,8 +361,37 @@ fn playouts_under_every_finale_and_difficulty_keep_the_invariants() {
 }
 
 #[test]
+fn campaign_playouts_keep_the_invariants_and_reach_every_game() {
+    let mut values = sololab::SetupValues::new();
+    values.insert("mode".into(), sololab::AxisValue::Name("campaign".into()));
+    let setup = RiftSetup::resolve(&values).unwrap();
+    let games = setup.content.campaign.len() as i64;
+    let mut furthest = 0;
+    for seed in 0..3000u64 {
+        let r = playout(seed, &setup, seed < 100, seed < 200);
+        let mut m = [0i64; 12];
+        r.metrics(&mut m);
+        assert!(m[1] >= 1 && m[1] <= games, "furthest game {}", m[1]);
+        assert_eq!(
+            m[0],
+            m[1] - i64::from(r.result != 1),
+            "games won = furthest game, less the lost one"
+        );
+        furthest = furthest.max(m[1]);
+    }
+    assert!(
+        furthest >= 2,
+        "random play gets past the first game sometimes ({furthest})"
+    );
+}
+
+#[test]
 fn state_is_small_and_copy() {
-    assert!(std::mem::size_of::<Rift>() <= 256, "Rift is {} bytes", std::mem::size_of::<Rift>());
+    assert!(
+        std::mem::size_of::<Rift>() <= 256,
+        "Rift is {} bytes",
+        std::mem::size_of::<Rift>()
+    );
     fn is_copy<T: Copy>() {}
     is_copy::<Rift>();
 }

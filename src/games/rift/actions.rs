@@ -15,13 +15,22 @@ pub enum RiftAction {
     Move { mech: u8, tile: Tile },
     /// Attack with weapon `weapon` aimed `dist` tiles in direction `dir` (0-3: N E S W); `throw`
     /// is the throw direction for throw attacks (else 255). Ends the mech's turn.
-    Attack { mech: u8, weapon: u8, dir: u8, dist: u8, throw: u8 },
+    Attack {
+        mech: u8,
+        weapon: u8,
+        dir: u8,
+        dist: u8,
+        throw: u8,
+    },
     /// Skip the attack to remove all attached statuses (FAQ, Player actions). Ends the mech's turn.
     ClearStatus { mech: u8 },
     /// The turret's attack (FAQ, Map effects: Turret), aimed `dist` tiles in `dir`.
     Turret { dir: u8, dist: u8 },
     /// End Player actions: Upkeep and Monsters attack follow.
     EndActions,
+    /// Campaign reward A or B for mech `mech`: slide the mech card (`pilot = false`) or the pilot
+    /// card (`pilot = true`) to reveal the next upgrade row (Campaign).
+    Upgrade { mech: u8, pilot: bool },
 }
 
 /// Calls `out(dir, dist)` for every aim of `attack` from `from`, directions N E S W, distances
@@ -94,7 +103,8 @@ impl Rift {
     pub fn move_tiles(&self, i: usize) -> Bits {
         let m = &self.mechs[i];
         let mv = self.mech_movement(i);
-        let pass = ALL_TILES & !(self.buildings | self.mountains | self.rock | self.monster_tiles());
+        let pass =
+            ALL_TILES & !(self.buildings | self.mountains | self.rock | self.monster_tiles());
         let fly = self.mech_flies(i);
         let mut reach = bit(m.tile);
         let mut frontier = reach;
@@ -119,6 +129,22 @@ impl Rift {
         out.clear();
         match self.phase {
             Phase::Over => {}
+            Phase::Reward => {
+                let i = if self.campaign.pending[0] > 0 { 0 } else { 1 };
+                let m = self.mechs[i];
+                if m.mech_level < 3 {
+                    out.push(RiftAction::Upgrade {
+                        mech: i as u8,
+                        pilot: false,
+                    });
+                }
+                if m.pilot_level < 3 {
+                    out.push(RiftAction::Upgrade {
+                        mech: i as u8,
+                        pilot: true,
+                    });
+                }
+            }
             Phase::Deploy => {
                 let mech = if self.mechs[0].tile == NO_TILE { 0 } else { 1 };
                 for t in tiles(self.deploy_tiles()) {
@@ -134,7 +160,10 @@ impl Rift {
                     }
                     if self.can_move(i) {
                         for t in tiles(self.move_tiles(i)) {
-                            out.push(RiftAction::Move { mech: i as u8, tile: t });
+                            out.push(RiftAction::Move {
+                                mech: i as u8,
+                                tile: t,
+                            });
                         }
                     }
                     if self.can_attack(i) {
@@ -142,7 +171,13 @@ impl Rift {
                         let n = self.weapons(i, &mut ws);
                         for (w, a) in ws[..n].iter().enumerate() {
                             aim_into(self, a, m.tile, occ, |dir, dist, throw| {
-                                out.push(RiftAction::Attack { mech: i as u8, weapon: w as u8, dir, dist, throw })
+                                out.push(RiftAction::Attack {
+                                    mech: i as u8,
+                                    weapon: w as u8,
+                                    dir,
+                                    dist,
+                                    throw,
+                                })
                             });
                         }
                     }
@@ -187,7 +222,13 @@ impl Rift {
                 self.arrive(tile, trace);
                 self.remove_dead(trace);
             }
-            RiftAction::Attack { mech, weapon, dir, dist, throw } => {
+            RiftAction::Attack {
+                mech,
+                weapon,
+                dir,
+                dist,
+                throw,
+            } => {
                 let i = mech as usize;
                 self.mechs[i].done = true;
                 let mut ws = [self.content.mechs[self.mechs[i].card as usize].attack; 4];
@@ -195,7 +236,11 @@ impl Rift {
                 let attack = ws[weapon as usize];
                 let d = Dir::from_index(dir);
                 if let Some(t) = self.aim_tile(&attack, self.mechs[i].tile, d, dist) {
-                    let th = if throw < 4 { Some(Dir::from_index(throw)) } else { None };
+                    let th = if throw < 4 {
+                        Some(Dir::from_index(throw))
+                    } else {
+                        None
+                    };
                     self.resolve_attack(&attack, t, d, th, trace);
                 }
             }
@@ -218,6 +263,18 @@ impl Rift {
                 self.end_player_actions(rng, trace);
                 return;
             }
+            RiftAction::Upgrade { mech, pilot } => {
+                let i = mech as usize;
+                if pilot {
+                    self.mechs[i].pilot_level += 1;
+                } else {
+                    self.mechs[i].mech_level += 1;
+                }
+                self.campaign.pending[i] -= 1;
+                self.campaign.upgrades += 1;
+                self.settle_rewards(rng, trace);
+                return;
+            }
         }
         // Nothing left to decide this turn: end Player actions without asking.
         if self.phase == Phase::Actions
@@ -233,20 +290,30 @@ impl Rift {
     pub fn describe(&self, a: RiftAction) -> String {
         let name = |m: u8| ['A', 'B'][m as usize & 1];
         match a {
-            RiftAction::Deploy { mech, tile } => format!("deploy mech {} at {}", name(mech), coord(tile)),
+            RiftAction::Deploy { mech, tile } => {
+                format!("deploy mech {} at {}", name(mech), coord(tile))
+            }
             RiftAction::Move { mech, tile } => format!(
                 "mech {} moves {} -> {}",
                 name(mech),
                 coord(self.mechs[mech as usize].tile),
                 coord(tile)
             ),
-            RiftAction::Attack { mech, weapon, dir, dist, throw } => {
+            RiftAction::Attack {
+                mech,
+                weapon,
+                dir,
+                dist,
+                throw,
+            } => {
                 let i = mech as usize;
                 let mut ws = [self.content.mechs[self.mechs[i].card as usize].attack; 4];
                 self.weapons(i, &mut ws);
                 let attack = ws[weapon as usize & 3];
                 let d = Dir::from_index(dir);
-                let at = self.aim_tile(&attack, self.mechs[i].tile, d, dist).unwrap_or(NO_TILE);
+                let at = self
+                    .aim_tile(&attack, self.mechs[i].tile, d, dist)
+                    .unwrap_or(NO_TILE);
                 let mut s = format!(
                     "mech {} fires {} {} at {}",
                     name(mech),
@@ -263,9 +330,29 @@ impl Rift {
                 format!("mech {} skips its attack to clear its statuses", name(mech))
             }
             RiftAction::Turret { dir, dist } => {
-                format!("the turret fires {} ({} tiles)", Dir::from_index(dir).letter(), dist)
+                format!(
+                    "the turret fires {} ({} tiles)",
+                    Dir::from_index(dir).letter(),
+                    dist
+                )
             }
             RiftAction::EndActions => "end player actions".to_string(),
+            RiftAction::Upgrade { mech, pilot } => {
+                let m = &self.mechs[mech as usize & 1];
+                if pilot {
+                    format!(
+                        "reward: slide pilot {} of mech {}",
+                        self.content.pilots[m.pilot as usize].name,
+                        name(mech)
+                    )
+                } else {
+                    format!(
+                        "reward: slide mech card {} ({})",
+                        self.content.mechs[m.card as usize].name,
+                        name(mech)
+                    )
+                }
+            }
         }
     }
 }

@@ -54,7 +54,13 @@ impl Rift {
     /// Tiles reachable by a unit at `from` with `mv` steps (`u8::MAX` = unlimited), as layered
     /// distances written into `dist` (`u8::MAX` unreachable). Walkers step only onto `pass`;
     /// fliers and leapers go over anything (Units).
-    fn distances(from: Tile, mv: u8, pass: Bits, over_anything: bool, dist: &mut [u8; TILES]) -> Bits {
+    fn distances(
+        from: Tile,
+        mv: u8,
+        pass: Bits,
+        over_anything: bool,
+        dist: &mut [u8; TILES],
+    ) -> Bits {
         *dist = [u8::MAX; TILES];
         dist[from as usize] = 0;
         let mut reach = bit(from);
@@ -127,9 +133,18 @@ impl Rift {
                     }
                     tiles(h).max_by_key(|&x| pos_key(compass, x)).unwrap_or(aim)
                 };
-                let key = ((3 - rank as u32) << 26) | (pos_key(compass, t) << 13) | pos_key(compass, stop);
+                let key = ((3 - rank as u32) << 26)
+                    | (pos_key(compass, t) << 13)
+                    | pos_key(compass, stop);
                 if best.is_none_or(|b| key > b.key) {
-                    *best = Some(AimOption { stop, dir: d, dist, aim, target: t, key });
+                    *best = Some(AimOption {
+                        stop,
+                        dir: d,
+                        dist,
+                        aim,
+                        target: t,
+                        key,
+                    });
                 }
             };
             match attack.shape {
@@ -218,12 +233,21 @@ impl Rift {
         let m = self.monsters[i];
         let stats = *self.stats(i);
         if m.status & st::FROZEN != 0 {
-            trace.event(|| format!("{} is frozen: it neither moves nor aims", self.monster_name(i)));
+            trace.event(|| {
+                format!(
+                    "{} is frozen: it neither moves nor aims",
+                    self.monster_name(i)
+                )
+            });
             return;
         }
         let from = m.tile;
         let occ_without = self.occupied() & !bit(from);
-        let water = if self.has(Finale::WaterAsGround) { 0 } else { self.water_now() };
+        let water = if self.has(Finale::WaterAsGround) {
+            0
+        } else {
+            self.water_now()
+        };
         let fly = stats.locomotion == Locomotion::Fly;
         let over = stats.locomotion != Locomotion::Walk;
         let mechs = self.mech_tiles();
@@ -231,7 +255,11 @@ impl Rift {
         // Walkers: not through obstacles (buildings, mountains, rocks), enemies (mechs) or water.
         let pass = ALL_TILES & !(self.buildings | self.mountains | self.rock | mechs | water);
         let stop_ok = ALL_TILES & !occ_without & if fly { ALL_TILES } else { !water };
-        let mv = if self.has(Finale::UnlimitedMovement) { u8::MAX } else { stats.movement };
+        let mv = if self.has(Finale::UnlimitedMovement) {
+            u8::MAX
+        } else {
+            stats.movement
+        };
         let mut dist = [u8::MAX; TILES];
         let reach = Self::distances(from, mv, pass, over, &mut dist);
         let interfere = self.interfering(i, occ_without);
@@ -251,7 +279,15 @@ impl Rift {
                 let mut best = None;
                 for t in tiles(cand) {
                     let occ = occ_without | bit(t);
-                    self.options_from(&stats.attack, t, occ, targets, monsters, &compass, &mut best);
+                    self.options_from(
+                        &stats.attack,
+                        t,
+                        occ,
+                        targets,
+                        monsters,
+                        &compass,
+                        &mut best,
+                    );
                 }
                 if best.is_some() {
                     chosen = best;
@@ -295,7 +331,15 @@ impl Rift {
             }
             for t in tiles(goal_stops) {
                 let mut o = None;
-                self.options_from(&stats.attack, t, occ_without | bit(t), targets, monsters, &compass, &mut o);
+                self.options_from(
+                    &stats.attack,
+                    t,
+                    occ_without | bit(t),
+                    targets,
+                    monsters,
+                    &compass,
+                    &mut o,
+                );
                 if let Some(o) = o {
                     let d = far[t as usize];
                     if best.is_none_or(|(bd, bo)| d < bd || (d == bd && o.key > bo.key)) {
@@ -308,7 +352,12 @@ impl Rift {
             }
         }
         let Some((total, goal)) = best else {
-            trace.event(|| format!("{} has no target it could ever reach: it stays", self.monster_name(i)));
+            trace.event(|| {
+                format!(
+                    "{} has no target it could ever reach: it stays",
+                    self.monster_name(i)
+                )
+            });
             return;
         };
         let mut back = [u8::MAX; TILES];
@@ -360,7 +409,11 @@ impl Rift {
                 continue;
             }
             let Some(c) = (0..3u8).map(|k| (card + k) % 3).find(|&c| {
-                self.monsters.iter().filter(|m| m.at != Where::Supply && m.card == c).count() < 2
+                self.monsters
+                    .iter()
+                    .filter(|m| m.at != Where::Supply && m.card == c)
+                    .count()
+                    < 2
             }) else {
                 break;
             };
@@ -393,7 +446,12 @@ impl Rift {
             m.aim_dir = NO_AIM;
             count += 1;
             trace.event(|| {
-                format!("detected: {} on spawn tile {} {}", self.card_name(c), n + 1, coord(t))
+                format!(
+                    "detected: {} on spawn tile {} {}",
+                    self.card_name(c),
+                    n + 1,
+                    coord(t)
+                )
             });
             next_spawn = (n + 1) % 8 + 1;
             card = (c + 1) % 3;

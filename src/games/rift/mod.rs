@@ -23,7 +23,7 @@ pub use state::Rift;
 
 use board::{NO_TILE, bit, tiles};
 use content::{Content, Finale, Goal, Slot};
-use state::{Mech, Monster, Phase, Tally, side_tile, st};
+use state::{Campaign, Mech, Monster, Phase, Tally, side_tile, st};
 
 use crate::game::{
     Axis, AxisKind, AxisValue, Game, GameRng, Outcome, PlanStep, PositionError, SetupError,
@@ -75,30 +75,116 @@ pub struct RiftSetup {
     pub objectives: bool,
     /// The finale's moon effects (default: the campaign card).
     pub finale: Option<bool>,
-    /// Ruin tokens lost before this game (campaign); they are not in the supply.
-    pub ruins_lost: u8,
+    /// Campaign mode (`mode = "campaign"`): a won game leads to the next on the campaign card.
+    pub campaign: bool,
 }
 
 /// The pilot pick meaning "the mech's own pilot".
 pub const OWN_PILOT: u8 = u8::MAX;
 
-static AXES: [Axis; 16] = [
-    Axis { name: "content", kind: AxisKind::Name, default: "builtin", doc: "content file: builtin or a path (CONTENT.md)" },
-    Axis { name: "game", kind: AxisKind::Int { min: 1, max: 9 }, default: "1", doc: "which game of the campaign card (Campaign): objectives, starting and Alpha monsters, finale" },
-    Axis { name: "ruins", kind: AxisKind::Int { min: 1, max: 3 }, default: "3", doc: "ruin tokens in the supply (Adjusting Difficulty)" },
-    Axis { name: "extra_turn", kind: AxisKind::Bool, default: "false", doc: "skip Time passes on the first turn (Adjusting Difficulty)" },
-    Axis { name: "both_moons", kind: AxisKind::Bool, default: "false", doc: "finale: activate the moon icons on both map cards (Adjusting Difficulty)" },
-    Axis { name: "maps", kind: AxisKind::Name, default: "random", doc: "map cards: random, or LEFT,RIGHT by name (Setup 1)" },
-    Axis { name: "monsters", kind: AxisKind::Name, default: "random", doc: "monster cards: random, or three names (Setup 4)" },
-    Axis { name: "mech_a", kind: AxisKind::Name, default: "random", doc: "mech A: random or a name (Setup 2)" },
-    Axis { name: "pilot_a", kind: AxisKind::Name, default: "own", doc: "pilot A: own (the mech's starting pilot), random or a name (Setup 2)" },
-    Axis { name: "mech_b", kind: AxisKind::Name, default: "random", doc: "mech B: random or a name (Setup 3)" },
-    Axis { name: "pilot_b", kind: AxisKind::Name, default: "own", doc: "pilot B: own, random or a name (Setup 3)" },
-    Axis { name: "upgrades", kind: AxisKind::Name, default: "0,0,0,0", doc: "upgrade rows revealed: mechA,pilotA,mechB,pilotB (0-3 each; Campaign)" },
-    Axis { name: "starting_monsters", kind: AxisKind::Int { min: 1, max: 4 }, default: "campaign card", doc: "monsters placed at setup (Setup; Campaign)" },
-    Axis { name: "alphas", kind: AxisKind::Int { min: 0, max: 4 }, default: "campaign card", doc: "Alpha limit (Campaign; FAQ Detect and Spawn)" },
-    Axis { name: "objectives", kind: AxisKind::Bool, default: "true", doc: "objective cards as the campaign card says (false: none) (Campaign)" },
-    Axis { name: "finale", kind: AxisKind::Bool, default: "campaign card", doc: "the finale's moon effects (FAQ, Finale effects)" },
+static AXES: [Axis; 17] = [
+    Axis {
+        name: "mode",
+        kind: AxisKind::Name,
+        default: "game",
+        doc: "game (one game) or campaign (the campaign card's games in order; Campaign)",
+    },
+    Axis {
+        name: "content",
+        kind: AxisKind::Name,
+        default: "builtin",
+        doc: "content file: builtin or a path (CONTENT.md)",
+    },
+    Axis {
+        name: "game",
+        kind: AxisKind::Int { min: 1, max: 9 },
+        default: "1",
+        doc: "which game of the campaign card (Campaign): objectives, starting and Alpha monsters, finale; in campaign mode the first game played",
+    },
+    Axis {
+        name: "ruins",
+        kind: AxisKind::Int { min: 1, max: 3 },
+        default: "3",
+        doc: "ruin tokens in the supply (Adjusting Difficulty)",
+    },
+    Axis {
+        name: "extra_turn",
+        kind: AxisKind::Bool,
+        default: "false",
+        doc: "skip Time passes on the first turn (Adjusting Difficulty)",
+    },
+    Axis {
+        name: "both_moons",
+        kind: AxisKind::Bool,
+        default: "false",
+        doc: "finale: activate the moon icons on both map cards (Adjusting Difficulty)",
+    },
+    Axis {
+        name: "maps",
+        kind: AxisKind::Name,
+        default: "random",
+        doc: "map cards: random, or LEFT,RIGHT by name (Setup 1)",
+    },
+    Axis {
+        name: "monsters",
+        kind: AxisKind::Name,
+        default: "random",
+        doc: "monster cards: random, or three names (Setup 4)",
+    },
+    Axis {
+        name: "mech_a",
+        kind: AxisKind::Name,
+        default: "random",
+        doc: "mech A: random or a name (Setup 2)",
+    },
+    Axis {
+        name: "pilot_a",
+        kind: AxisKind::Name,
+        default: "own",
+        doc: "pilot A: own (the mech's starting pilot), random or a name (Setup 2)",
+    },
+    Axis {
+        name: "mech_b",
+        kind: AxisKind::Name,
+        default: "random",
+        doc: "mech B: random or a name (Setup 3)",
+    },
+    Axis {
+        name: "pilot_b",
+        kind: AxisKind::Name,
+        default: "own",
+        doc: "pilot B: own, random or a name (Setup 3)",
+    },
+    Axis {
+        name: "upgrades",
+        kind: AxisKind::Name,
+        default: "0,0,0,0",
+        doc: "upgrade rows revealed: mechA,pilotA,mechB,pilotB (0-3 each; Campaign)",
+    },
+    Axis {
+        name: "starting_monsters",
+        kind: AxisKind::Int { min: 1, max: 4 },
+        default: "campaign card",
+        doc: "monsters placed at setup (Setup; Campaign)",
+    },
+    Axis {
+        name: "alphas",
+        kind: AxisKind::Int { min: 0, max: 4 },
+        default: "campaign card",
+        doc: "Alpha limit (Campaign; FAQ Detect and Spawn)",
+    },
+    Axis {
+        name: "objectives",
+        kind: AxisKind::Bool,
+        default: "true",
+        doc: "objective cards as the campaign card says (false: none) (Campaign)",
+    },
+    Axis {
+        name: "finale",
+        kind: AxisKind::Bool,
+        default: "campaign card",
+        doc: "the finale's moon effects (FAQ, Finale effects)",
+    },
 ];
 
 fn setup_err(axis: &str, msg: String) -> SetupError {
@@ -109,7 +195,10 @@ fn get_int(v: &SetupValues, axis: &str, min: i64, max: i64) -> Result<Option<i64
     match v.get(axis) {
         None => Ok(None),
         Some(AxisValue::Int(n)) if (min..=max).contains(n) => Ok(Some(*n)),
-        Some(other) => Err(setup_err(axis, format!("{other} is not a whole number in {min}..={max}"))),
+        Some(other) => Err(setup_err(
+            axis,
+            format!("{other} is not a whole number in {min}..={max}"),
+        )),
     }
 }
 
@@ -139,7 +228,10 @@ fn pick(
         return Ok(None);
     }
     find(name).map(Some).ok_or_else(|| {
-        setup_err(axis, format!("unknown name '{name}' (valid: random, {})", all.join(", ")))
+        setup_err(
+            axis,
+            format!("unknown name '{name}' (valid: random, {})", all.join(", ")),
+        )
     })
 }
 
@@ -152,7 +244,10 @@ impl RiftSetup {
         for k in values.keys() {
             if !AXES.iter().any(|a| a.name == k) {
                 let names: Vec<&str> = AXES.iter().map(|a| a.name).collect();
-                return Err(SetupError(format!("unknown setup axis '{k}' for rift (valid: {})", names.join(", "))));
+                return Err(SetupError(format!(
+                    "unknown setup axis '{k}' for rift (valid: {})",
+                    names.join(", ")
+                )));
             }
         }
         let source = get_name(values, "content", "builtin")?;
@@ -169,14 +264,24 @@ impl RiftSetup {
         let mon_names = names(|c| c.monsters.iter().map(|m| m.name.clone()).collect());
         let mech_names = names(|c| c.mechs.iter().map(|m| m.name.clone()).collect());
         let pilot_names = names(|c| c.pilots.iter().map(|m| m.name.clone()).collect());
-        let list = |axis: &str, n: usize, names: &[String], find: &dyn Fn(&str) -> Option<u8>| -> Result<Vec<Pick>, SetupError> {
+        let list = |axis: &str,
+                    n: usize,
+                    names: &[String],
+                    find: &dyn Fn(&str) -> Option<u8>|
+         -> Result<Vec<Pick>, SetupError> {
             let s = get_name(values, axis, "random")?;
             if s.eq_ignore_ascii_case("random") {
                 return Ok(vec![None; n]);
             }
             let parts: Vec<&str> = s.split(',').map(str::trim).collect();
             if parts.len() != n {
-                return Err(setup_err(axis, format!("'{s}' must be random or {n} names separated by commas (valid: {})", names.join(", "))));
+                return Err(setup_err(
+                    axis,
+                    format!(
+                        "'{s}' must be random or {n} names separated by commas (valid: {})",
+                        names.join(", ")
+                    ),
+                ));
             }
             let mut out = Vec::new();
             for p in parts {
@@ -190,30 +295,56 @@ impl RiftSetup {
         };
         let maps = list("maps", 2, &map_names, &|n| content.map_index(n))?;
         let monsters = list("monsters", 3, &mon_names, &|n| content.monster_index(n))?;
-        let mech_a = pick("mech_a", get_name(values, "mech_a", "random")?, |n| content.mech_index(n), &mech_names)?;
-        let mech_b = pick("mech_b", get_name(values, "mech_b", "random")?, |n| content.mech_index(n), &mech_names)?;
+        let mech_a = pick(
+            "mech_a",
+            get_name(values, "mech_a", "random")?,
+            |n| content.mech_index(n),
+            &mech_names,
+        )?;
+        let mech_b = pick(
+            "mech_b",
+            get_name(values, "mech_b", "random")?,
+            |n| content.mech_index(n),
+            &mech_names,
+        )?;
         if mech_a.is_some() && mech_a == mech_b {
-            return Err(setup_err("mech_b", "mech A and mech B must differ".to_string()));
+            return Err(setup_err(
+                "mech_b",
+                "mech A and mech B must differ".to_string(),
+            ));
         }
         let pilot = |axis: &str| -> Result<Pick, SetupError> {
             let s = get_name(values, axis, "own")?;
             if s.eq_ignore_ascii_case("own") {
                 return Ok(Some(OWN_PILOT));
             }
-            pick(axis, s, |n| content.pilot_index(n), &pilot_names).map_err(|e| {
-                SetupError(e.0.replace("(valid: random,", "(valid: own, random,"))
-            })
+            pick(axis, s, |n| content.pilot_index(n), &pilot_names)
+                .map_err(|e| SetupError(e.0.replace("(valid: random,", "(valid: own, random,")))
         };
         let pilots = [pilot("pilot_a")?, pilot("pilot_b")?];
         if pilots[0].is_some() && pilots[0] != Some(OWN_PILOT) && pilots[0] == pilots[1] {
-            return Err(setup_err("pilot_b", "pilot A and pilot B must differ".to_string()));
+            return Err(setup_err(
+                "pilot_b",
+                "pilot A and pilot B must differ".to_string(),
+            ));
         }
         let up = get_name(values, "upgrades", "0,0,0,0")?;
-        let parts: Vec<Option<u8>> = up.split(',').map(|p| p.trim().parse::<u8>().ok().filter(|n| *n <= 3)).collect();
+        let parts: Vec<Option<u8>> = up
+            .split(',')
+            .map(|p| p.trim().parse::<u8>().ok().filter(|n| *n <= 3))
+            .collect();
         if parts.len() != 4 || parts.iter().any(Option::is_none) {
-            return Err(setup_err("upgrades", format!("'{up}' must be four numbers 0-3: mechA,pilotA,mechB,pilotB")));
+            return Err(setup_err(
+                "upgrades",
+                format!("'{up}' must be four numbers 0-3: mechA,pilotA,mechB,pilotB"),
+            ));
         }
-        let upgrades = [parts[0].unwrap_or(0), parts[1].unwrap_or(0), parts[2].unwrap_or(0), parts[3].unwrap_or(0)];
+        let upgrades = [
+            parts[0].unwrap_or(0),
+            parts[1].unwrap_or(0),
+            parts[2].unwrap_or(0),
+            parts[3].unwrap_or(0),
+        ];
         Ok(RiftSetup {
             content,
             game,
@@ -229,7 +360,16 @@ impl RiftSetup {
             alphas: get_int(values, "alphas", 0, 4)?.map(|n| n as u8),
             objectives: get_bool(values, "objectives")?.unwrap_or(true),
             finale: get_bool(values, "finale")?,
-            ruins_lost: 0,
+            campaign: match get_name(values, "mode", "game")? {
+                "game" => false,
+                "campaign" => true,
+                other => {
+                    return Err(setup_err(
+                        "mode",
+                        format!("unknown mode '{other}' (valid: game, campaign)"),
+                    ));
+                }
+            },
         })
     }
 
@@ -255,27 +395,26 @@ fn fill_picks(picks: &mut [Pick], len: u8, rng: &mut GameRng) {
 }
 
 impl Rift {
-    /// Sets up a new game (Setup; Campaign): maps, monster cards, mechs and pilots, objectives
-    /// and their map effects, the finale's moons, the starting monsters by the Detect rules;
-    /// then the player deploys.
+    /// Sets up a new game or campaign (Setup; Campaign): mechs and pilots, then the first game
+    /// ([`Rift::begin_game`]); every draw comes from `rng` (the setup stream).
     pub fn setup(s: &RiftSetup, rng: &mut GameRng) -> Rift {
         let c = s.content;
-        let mut maps = s.maps;
-        fill_picks(&mut maps, c.maps.len() as u8, rng);
-        let mut mons = s.monsters;
-        fill_picks(&mut mons, c.monsters.len() as u8, rng);
         let mut mechs = s.mechs;
         fill_picks(&mut mechs, c.mechs.len() as u8, rng);
         let mut pilots: [Pick; 2] = [None; 2];
         for i in 0..2 {
             pilots[i] = match s.pilots[i] {
-                Some(OWN_PILOT) => c.pilots.iter().position(|p| Some(p.mech) == mechs[i]).map(|p| p as u8),
+                Some(OWN_PILOT) => c
+                    .pilots
+                    .iter()
+                    .position(|p| Some(p.mech) == mechs[i])
+                    .map(|p| p as u8),
                 other => other,
             };
         }
         fill_picks(&mut pilots, c.pilots.len() as u8, rng);
-        let g = c.campaign[s.game as usize];
-        let maps = [maps[0].unwrap_or(0), maps[1].unwrap_or(1)];
+        let fixed = |p: Pick| p.unwrap_or(u8::MAX);
+        let opt = |p: Option<u8>| p.unwrap_or(u8::MAX);
         let mut r = Rift {
             content: c,
             buildings: 0,
@@ -304,8 +443,8 @@ impl Rift {
                 done: false,
             }; 2],
             monsters: [Monster::SUPPLY; 4],
-            monster_cards: [mons[0].unwrap_or(0), mons[1].unwrap_or(1), mons[2].unwrap_or(2)],
-            maps,
+            monster_cards: [0, 1, 2],
+            maps: [0, 1],
             objectives: [u8::MAX; 2],
             yellow: [false; 2],
             finale: 0,
@@ -314,8 +453,8 @@ impl Rift {
             die_card: 0,
             compass: 0,
             seek: 1,
-            ruins: s.ruins.min(MAX_RUINS - s.ruins_lost.min(MAX_RUINS)),
-            alpha_limit: s.alphas.unwrap_or(g.alphas),
+            ruins: s.ruins,
+            alpha_limit: 0,
             extra_turn: s.extra_turn,
             turn: 0,
             phase: Phase::Deploy,
@@ -323,6 +462,34 @@ impl Rift {
             result: 0,
             decisions: 0,
             tally: Tally::default(),
+            campaign: Campaign {
+                on: s.campaign,
+                game: s.game,
+                ruins_cap: s.ruins,
+                both_moons: s.both_moons,
+                objectives: s.objectives,
+                fixed_maps: [fixed(s.maps[0]), fixed(s.maps[1])],
+                fixed_monsters: [
+                    fixed(s.monsters[0]),
+                    fixed(s.monsters[1]),
+                    fixed(s.monsters[2]),
+                ],
+                overrides: [
+                    opt(s.starting_monsters),
+                    opt(s.alphas),
+                    opt(s.finale.map(u8::from)),
+                ],
+                pending: [0; 2],
+                games_won: 0,
+                objectives_met: 0,
+                upgrades: 0,
+                kills: 0,
+                alpha_kills: 0,
+                ruined: 0,
+                mech_deaths: 0,
+                blocked: 0,
+                turns: 0,
+            },
         };
         for i in 0..2 {
             let m = &mut r.mechs[i];
@@ -331,68 +498,227 @@ impl Rift {
             m.mech_level = s.upgrades[2 * i];
             m.pilot_level = s.upgrades[2 * i + 1];
         }
+        r.begin_game(rng);
+        r
+    }
+
+    /// Sets up the current game of the campaign card (Setup 1, 4, 5; Campaign): draws the map
+    /// and monster cards (unless fixed), places objectives (yellow first, then red at random
+    /// with distinct goals) and their map effects, the finale's moons, restores the mechs to
+    /// full HP off the map, rolls the monster die onto card 1 and places the starting monsters
+    /// by the Detect rules. The player deploys next.
+    pub fn begin_game(&mut self, rng: &mut GameRng) {
+        let c = self.content;
+        let cp = self.campaign;
+        let g = c.campaign[cp.game as usize];
+        let unfix = |x: u8| if x == u8::MAX { None } else { Some(x) };
+        let mut maps = [unfix(cp.fixed_maps[0]), unfix(cp.fixed_maps[1])];
+        fill_picks(&mut maps, c.maps.len() as u8, rng);
+        let mut mons = [
+            unfix(cp.fixed_monsters[0]),
+            unfix(cp.fixed_monsters[1]),
+            unfix(cp.fixed_monsters[2]),
+        ];
+        fill_picks(&mut mons, c.monsters.len() as u8, rng);
+        self.maps = [maps[0].unwrap_or(0), maps[1].unwrap_or(1)];
+        self.monster_cards = [
+            mons[0].unwrap_or(0),
+            mons[1].unwrap_or(1),
+            mons[2].unwrap_or(2),
+        ];
+        self.buildings = 0;
+        self.mountains = 0;
+        self.water = 0;
+        self.forest = 0;
+        self.desert = 0;
+        self.acid_tiles = 0;
+        self.rock = 0;
+        self.smoke = 0;
+        self.fire = 0;
+        self.acid = 0;
+        self.frozen_b = 0;
+        self.shield_b = 0;
+        self.spawn = [NO_TILE; 8];
+        self.monsters = [Monster::SUPPLY; 4];
+        self.objectives = [u8::MAX; 2];
+        self.yellow = [false; 2];
+        self.finale = 0;
+        self.campaign_die = 6;
+        self.turn = 0;
+        self.phase = Phase::Deploy;
+        self.turret_used = false;
+        self.result = 0;
+        self.tally = Tally::default();
+        self.alpha_limit = if cp.overrides[1] == u8::MAX {
+            g.alphas
+        } else {
+            cp.overrides[1]
+        };
         for i in 0..2 {
-            r.mechs[i].max_hp = r.mech_max_hp(i);
-            r.mechs[i].hp = r.mechs[i].max_hp;
-            if r.upgrades(i).any(|u| matches!(u, content::Upgrade::StartShield)) {
-                r.mechs[i].status |= st::SHIELD;
+            self.mechs[i].max_hp = self.mech_max_hp(i);
+            let m = &mut self.mechs[i];
+            m.hp = m.max_hp;
+            m.tile = NO_TILE;
+            m.status = 0;
+            m.moved = false;
+            m.done = false;
+            if self
+                .upgrades(i)
+                .any(|u| matches!(u, content::Upgrade::StartShield))
+            {
+                self.mechs[i].status |= st::SHIELD;
             }
         }
         // Objectives: yellow first (the map's own card), then red at random with distinct goals.
-        if s.objectives {
+        if cp.objectives {
             for (side, slot) in [(0usize, g.left), (1, g.right)] {
                 if slot == Slot::Yellow
-                    && let Some(o) = c.objectives.iter().position(|o| o.map == maps[side])
+                    && let Some(o) = c.objectives.iter().position(|o| o.map == self.maps[side])
                 {
-                    r.objectives[side] = o as u8;
-                    r.yellow[side] = true;
+                    self.objectives[side] = o as u8;
+                    self.yellow[side] = true;
                 }
             }
             for (side, slot) in [(0usize, g.left), (1, g.right)] {
                 if slot == Slot::Red {
                     loop {
                         let o = below(rng, c.objectives.len() as u32) as u8;
-                        let other = r.objectives[1 - side];
-                        let clash = other != u8::MAX && r.goal(1 - side) == Some(c.objectives[o as usize].red);
+                        let other = self.objectives[1 - side];
+                        let clash = other != u8::MAX
+                            && self.goal(1 - side) == Some(c.objectives[o as usize].red);
                         if !clash && other != o {
-                            r.objectives[side] = o;
-                            r.yellow[side] = false;
+                            self.objectives[side] = o;
+                            self.yellow[side] = false;
                             break;
                         }
                     }
                 }
             }
         }
-        r.lay_board();
-        if s.finale.unwrap_or(g.finale) {
-            r.finale |= 1 << c.maps[maps[0] as usize].moon as u8;
-            if s.both_moons {
-                r.finale |= 1 << c.maps[maps[1] as usize].moon as u8;
+        self.lay_board();
+        let finale = if cp.overrides[2] == u8::MAX {
+            g.finale
+        } else {
+            cp.overrides[2] == 1
+        };
+        if finale {
+            self.finale |= 1 << c.maps[self.maps[0] as usize].moon as u8;
+            if cp.both_moons {
+                self.finale |= 1 << c.maps[self.maps[1] as usize].moon as u8;
             }
         }
-        if r.has(Finale::MountainBuildings) {
-            r.buildings |= r.mountains;
-            r.mountains = 0;
+        if self.has(Finale::MountainBuildings) {
+            self.buildings |= self.mountains;
+            self.mountains = 0;
         }
         // Starting monsters: roll the die onto the first card and place them by the Detect rules.
-        r.die = below(rng, 6) as u8 + 1;
-        r.die_card = 0;
-        r.take_compass_from_card();
-        let n = s.starting_monsters.unwrap_or(g.starting_monsters).min(4) as usize;
-        r.detect_up_to(n, &mut crate::game::NoTrace);
-        let mut order: Vec<(u8, usize)> = r
-            .monsters
-            .iter()
-            .enumerate()
-            .filter(|(_, m)| m.at == state::Where::Detected)
-            .map(|(i, m)| (m.order, i))
-            .collect();
-        order.sort_unstable();
-        for (_, i) in order {
-            let t = r.monsters[i].tile;
-            r.place_monster(i, t);
+        self.die = below(rng, 6) as u8 + 1;
+        self.die_card = 0;
+        self.take_compass_from_card();
+        let n = if cp.overrides[0] == u8::MAX {
+            g.starting_monsters
+        } else {
+            cp.overrides[0]
+        };
+        self.detect_up_to(n.min(4) as usize, &mut crate::game::NoTrace);
+        let mut order = [(u8::MAX, 0usize); 4];
+        let mut k = 0;
+        for (i, m) in self.monsters.iter().enumerate() {
+            if m.at == state::Where::Detected {
+                order[k] = (m.order, i);
+                k += 1;
+            }
         }
-        r
+        order[..k].sort_unstable();
+        for &(_, i) in &order[..k] {
+            let t = self.monsters[i].tile;
+            self.place_monster(i, t);
+        }
+    }
+
+    /// Adds the finished game's counters to the campaign totals (called once per game, when it
+    /// is won or lost).
+    pub fn finish_game(&mut self) {
+        let t = self.tally;
+        let objectives = (0..2).filter(|&s| self.goal_met(s)).count() as u8;
+        let cp = &mut self.campaign;
+        cp.kills += t.kills as u16;
+        cp.alpha_kills = cp.alpha_kills.saturating_add(t.alpha_kills);
+        cp.ruined = cp.ruined.saturating_add(t.ruined[0] + t.ruined[1]);
+        cp.mech_deaths = cp.mech_deaths.saturating_add(t.mech_deaths);
+        cp.blocked = cp.blocked.saturating_add(t.blocked);
+        cp.turns = cp.turns.saturating_add(if self.result == 1 {
+            self.turn.saturating_sub(1)
+        } else {
+            self.turn
+        });
+        cp.objectives_met += objectives;
+        if self.result == 1 {
+            cp.games_won += 1;
+        }
+    }
+
+    /// After a won game of a campaign that goes on (Campaign, steps 1-5): a destroyed mech's pilot
+    /// loses all upgrades; completed goals give their rewards (R returns a ruin up to the cap;
+    /// A and B wait for the player's choice); then the next game begins.
+    pub fn between_games<T: Tracer>(&mut self, rng: &mut GameRng, trace: &mut T) {
+        let c = self.content;
+        let g = c.campaign[self.campaign.game as usize];
+        for i in 0..2 {
+            if self.mechs[i].hp == 0
+                && (self.mechs[i].mech_level > 0 || self.mechs[i].pilot_level > 0)
+            {
+                self.mechs[i].mech_level = 0;
+                self.mechs[i].pilot_level = 0;
+                trace.event(|| {
+                    format!(
+                        "mech {} was destroyed: its pilot loses all upgrades",
+                        ['A', 'B'][i]
+                    )
+                });
+            }
+        }
+        for (side, reward) in [(0usize, g.left_reward), (1, g.right_reward)] {
+            if !self.goal_met(side) {
+                continue;
+            }
+            trace.event(|| format!("goal completed on the {} map card", ["left", "right"][side]));
+            if reward.ruin {
+                if self.ruins < self.campaign.ruins_cap {
+                    self.ruins += 1;
+                    trace.event(|| {
+                        format!("reward: a lost ruin returns ({} in the supply)", self.ruins)
+                    });
+                }
+            }
+            if reward.a {
+                self.campaign.pending[0] += 1;
+            }
+            if reward.b {
+                self.campaign.pending[1] += 1;
+            }
+        }
+        self.campaign.game += 1;
+        self.result = 0;
+        self.settle_rewards(rng, trace);
+    }
+
+    /// Drops rewards that no card can take (both rows full) and begins the next game when none
+    /// wait for a choice; otherwise opens the Reward phase.
+    pub fn settle_rewards<T: Tracer>(&mut self, rng: &mut GameRng, trace: &mut T) {
+        for i in 0..2 {
+            let m = self.mechs[i];
+            if self.campaign.pending[i] > 0 && m.mech_level >= 3 && m.pilot_level >= 3 {
+                self.campaign.pending[i] = 0;
+            }
+        }
+        if self.campaign.pending != [0, 0] {
+            self.phase = Phase::Reward;
+            return;
+        }
+        let n = self.campaign.game + 1;
+        trace.event(|| format!("==== campaign game {n} ===="));
+        self.begin_game(rng);
     }
 
     /// Lays terrain, spawn numbers and active yellow map effects from the two map cards.
@@ -437,13 +763,19 @@ impl Rift {
             return None;
         }
         let card = &self.content.objectives[o as usize];
-        Some(if self.yellow[side] { card.yellow } else { card.red })
+        Some(if self.yellow[side] {
+            card.yellow
+        } else {
+            card.red
+        })
     }
 
     /// Whether the goal on map card `side` is met in this (finished) game (CONTENT.md,
     /// "Objectives"). Goals need the game to be won.
     pub fn goal_met(&self, side: usize) -> bool {
-        let Some(g) = self.goal(side) else { return false };
+        let Some(g) = self.goal(side) else {
+            return false;
+        };
         if self.result != 1 {
             return false;
         }
@@ -453,12 +785,15 @@ impl Rift {
             Goal::KillAlpha => self.tally.alpha_kills >= 1,
             Goal::BothMechsSurvive => self.mechs.iter().all(|m| m.alive()),
             Goal::ProtectSpecial => {
-                let Some(e) = self.effect_side(side) else { return false };
+                let Some(e) = self.effect_side(side) else {
+                    return false;
+                };
                 let special = e.turret.or(e.frozen_mountain).or(e.rocket);
                 match special {
                     Some(t) => {
                         let b = bit(side_tile(side, t));
-                        self.buildings & b != 0 && (e.frozen_mountain.is_none() || self.frozen_b & b == 0)
+                        self.buildings & b != 0
+                            && (e.frozen_mountain.is_none() || self.frozen_b & b == 0)
                     }
                     None => self.tally.ruined[side] == 0,
                 }
@@ -481,11 +816,25 @@ impl Rift {
         let alive = p.mechs.iter().filter(|m| m.alive()).count();
         out[0] = p.buildings.count_ones() as f64;
         out[1] = p.ruins as f64;
-        out[2] = p.mechs.iter().filter(|m| m.alive()).map(|m| m.hp as f64).sum();
+        out[2] = p
+            .mechs
+            .iter()
+            .filter(|m| m.alive())
+            .map(|m| m.hp as f64)
+            .sum();
         out[3] = alive as f64;
         out[4] = p.monsters.iter().filter(|m| m.on_map()).count() as f64;
-        out[5] = p.monsters.iter().filter(|m| m.on_map()).map(|m| m.hp as f64).sum();
-        out[6] = p.monsters.iter().filter(|m| m.at == state::Where::Detected).count() as f64;
+        out[5] = p
+            .monsters
+            .iter()
+            .filter(|m| m.on_map())
+            .map(|m| m.hp as f64)
+            .sum();
+        out[6] = p
+            .monsters
+            .iter()
+            .filter(|m| m.at == state::Where::Detected)
+            .count() as f64;
         out[7] = p.campaign_die as f64;
         out[8] = if p.result >= 2 { 1.0 } else { 0.0 };
         let mut threat = 0u32;
@@ -516,18 +865,28 @@ pub const FEATURES: [&str; 10] = [
     "monster_threat",
 ];
 
-/// Metric names reported as means per game.
-pub const METRICS: [&str; 9] = [
-    "buildings_lost",
+/// Metric names reported as means per game or campaign (Campaign; issue 4): games won (0/1 in
+/// single-game mode), the furthest game reached (1-based), upgrade rows earned as rewards,
+/// goals completed, ruins left in the supply, mechs destroyed, buildings lost, mech HP left at the
+/// end, monsters and Alphas killed, spawns blocked, and turns survived (all summed over the
+/// campaign's games).
+pub const METRICS: [&str; 12] = [
+    "games_won",
+    "furthest_game",
+    "upgrades_earned",
+    "objectives_completed",
     "ruins_left",
     "mech_deaths",
+    "buildings_lost",
     "mech_hp_left",
     "monsters_killed",
     "alphas_killed",
     "spawns_blocked",
-    "objectives_completed",
     "turns_survived",
 ];
+
+/// The most games a campaign card may list (the `game` axis range).
+pub const MAX_GAMES: u32 = 9;
 
 impl fmt::Display for Rift {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -539,8 +898,9 @@ impl Game for Rift {
     type Action = RiftAction;
     type Setup = RiftSetup;
     const NAME: &'static str = "rift";
-    /// Deploy (2) + per turn at most: 2 moves, 2 attacks, turret, end (6) × 7 turns.
-    const MAX_DECISIONS: u32 = 2 + 6 * 7;
+    /// Per game: deploy (2) + per turn at most 2 moves, 2 attacks, turret, end (6) × 7 turns;
+    /// per campaign [`MAX_GAMES`] games and two reward choices after each.
+    const MAX_DECISIONS: u32 = MAX_GAMES * (2 + 6 * 7 + 2);
 
     fn axes() -> &'static [Axis] {
         &AXES
@@ -595,24 +955,35 @@ impl Game for Rift {
         &METRICS
     }
     fn metrics(&self, out: &mut [i64]) {
-        out[0] = self.ruined() as i64;
-        out[1] = self.ruins as i64;
-        out[2] = self.tally.mech_deaths as i64;
-        out[3] = self.mechs.iter().filter(|m| m.alive()).map(|m| m.hp as i64).sum();
-        out[4] = self.tally.kills as i64;
-        out[5] = self.tally.alpha_kills as i64;
-        out[6] = self.tally.blocked as i64;
-        out[7] = (0..2).filter(|&s| self.goal_met(s)).count() as i64;
-        out[8] = self.turns() as i64;
+        let cp = &self.campaign;
+        out[0] = cp.games_won as i64;
+        out[1] = cp.game as i64 + 1;
+        out[2] = cp.upgrades as i64;
+        out[3] = cp.objectives_met as i64;
+        out[4] = self.ruins as i64;
+        out[5] = cp.mech_deaths as i64;
+        out[6] = cp.ruined as i64;
+        out[7] = self
+            .mechs
+            .iter()
+            .filter(|m| m.alive())
+            .map(|m| m.hp as i64)
+            .sum();
+        out[8] = cp.kills as i64;
+        out[9] = cp.alpha_kills as i64;
+        out[10] = cp.blocked as i64;
+        out[11] = cp.turns as i64;
     }
     fn turns(&self) -> u32 {
-        // Turns whose Player actions began (a won game's last Time passes starts no turn).
-        if self.result == 1 { self.turn.saturating_sub(1) as u32 } else { self.turn as u32 }
+        // Finished games are in the campaign totals (a won game's last Time passes starts no turn).
+        self.campaign.turns as u32 + if self.over() { 0 } else { self.turn as u32 }
     }
     fn plan_step(&self, a: RiftAction) -> PlanStep {
         match a {
             RiftAction::Move { mech, .. } => PlanStep::Prefix(mech),
-            RiftAction::Attack { mech, .. } | RiftAction::ClearStatus { mech } => PlanStep::Finish(mech),
+            RiftAction::Attack { mech, .. } | RiftAction::ClearStatus { mech } => {
+                PlanStep::Finish(mech)
+            }
             _ => PlanStep::Single,
         }
     }

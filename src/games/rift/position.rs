@@ -45,12 +45,21 @@ fn coords(b: Bits) -> String {
 
 fn status_list(s: u8) -> String {
     let mut v = Vec::new();
-    for (b, n) in [(st::FIRE, "fire"), (st::FROZEN, "frozen"), (st::SHIELD, "shield"), (st::ACID, "acid")] {
+    for (b, n) in [
+        (st::FIRE, "fire"),
+        (st::FROZEN, "frozen"),
+        (st::SHIELD, "shield"),
+        (st::ACID, "acid"),
+    ] {
         if s & b != 0 {
             v.push(n);
         }
     }
-    if v.is_empty() { "-".to_string() } else { v.join(",") }
+    if v.is_empty() {
+        "-".to_string()
+    } else {
+        v.join(",")
+    }
 }
 
 /// Writes the position text of `r` (loads back with [`parse`] to an equal state).
@@ -64,7 +73,11 @@ pub fn write(r: &Rift) -> String {
         enc(&c.maps[r.maps[0] as usize].name),
         enc(&c.maps[r.maps[1] as usize].name)
     ));
-    let mc: Vec<String> = r.monster_cards.iter().map(|&i| enc(&c.monsters[i as usize].name)).collect();
+    let mc: Vec<String> = r
+        .monster_cards
+        .iter()
+        .map(|&i| enc(&c.monsters[i as usize].name))
+        .collect();
     s.push_str(&format!("monster_cards {}\n", mc.join(",")));
     s.push_str(&format!(
         "clock campaign_die={} die={} die_card={} compass={} seek={} turn={} phase={} ruins={} alpha_limit={} extra_turn={} turret_used={} result={} decisions={}\n",
@@ -78,6 +91,7 @@ pub fn write(r: &Rift) -> String {
             Phase::Deploy => "deploy",
             Phase::Actions => "actions",
             Phase::Over => "over",
+            Phase::Reward => "reward",
         },
         r.ruins,
         r.alpha_limit,
@@ -91,12 +105,27 @@ pub fn write(r: &Rift) -> String {
         if o == u8::MAX {
             "-".to_string()
         } else {
-            format!("{}:{}", enc(&c.objectives[o as usize].name), if r.yellow[side] { "yellow" } else { "red" })
+            format!(
+                "{}:{}",
+                enc(&c.objectives[o as usize].name),
+                if r.yellow[side] { "yellow" } else { "red" }
+            )
         }
     };
     s.push_str(&format!("objectives left={} right={}\n", obj(0), obj(1)));
-    let fin: Vec<&str> = Finale::ALL.iter().filter(|f| r.has(**f)).map(|f| f.name()).collect();
-    s.push_str(&format!("finale {}\n", if fin.is_empty() { "-".to_string() } else { fin.join(",") }));
+    let fin: Vec<&str> = Finale::ALL
+        .iter()
+        .filter(|f| r.has(**f))
+        .map(|f| f.name())
+        .collect();
+    s.push_str(&format!(
+        "finale {}\n",
+        if fin.is_empty() {
+            "-".to_string()
+        } else {
+            fin.join(",")
+        }
+    ));
     for (i, m) in r.mechs.iter().enumerate() {
         s.push_str(&format!(
             "mech {} card={} pilot={} levels={},{} tile={} hp={} max_hp={} status={} moved={} done={}\n",
@@ -153,6 +182,41 @@ pub fn write(r: &Rift) -> String {
         coords(r.shield_b),
         coords(r.acid_tiles)
     ));
+    let cp = &r.campaign;
+    let fixed = |v: &[u8]| {
+        v.iter()
+            .map(|x| {
+                if *x == u8::MAX {
+                    "-".to_string()
+                } else {
+                    x.to_string()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    s.push_str(&format!(
+        "campaign on={} game={} ruins_cap={} both_moons={} objectives={} fixed_maps={} fixed_monsters={} overrides={} pending={},{} games_won={} objectives_met={} upgrades={} kills={} alpha_kills={} ruined={} mech_deaths={} blocked={} turns={}\n",
+        u8::from(cp.on),
+        cp.game + 1,
+        cp.ruins_cap,
+        u8::from(cp.both_moons),
+        u8::from(cp.objectives),
+        fixed(&cp.fixed_maps),
+        fixed(&cp.fixed_monsters),
+        fixed(&cp.overrides),
+        cp.pending[0],
+        cp.pending[1],
+        cp.games_won,
+        cp.objectives_met,
+        cp.upgrades,
+        cp.kills,
+        cp.alpha_kills,
+        cp.ruined,
+        cp.mech_deaths,
+        cp.blocked,
+        cp.turns
+    ));
     let t = &r.tally;
     s.push_str(&format!(
         "tally kills={} alpha_kills={} ruined={},{} spawned={} blocked={} mech_deaths={} monster_damage={}\n",
@@ -202,14 +266,23 @@ struct Ctx {
 
 impl Ctx {
     fn err(&self, m: impl Into<String>) -> PositionError {
-        PositionError { line: self.line, message: m.into() }
+        PositionError {
+            line: self.line,
+            message: m.into(),
+        }
     }
 }
 
-fn kv<'a>(ctx: &Ctx, words: &[&'a str], allowed: &[&str]) -> Result<BTreeMap<&'a str, &'a str>, PositionError> {
+fn kv<'a>(
+    ctx: &Ctx,
+    words: &[&'a str],
+    allowed: &[&str],
+) -> Result<BTreeMap<&'a str, &'a str>, PositionError> {
     let mut m = BTreeMap::new();
     for w in words {
-        let (k, v) = w.split_once('=').ok_or_else(|| ctx.err(format!("expected key=value, got '{w}'")))?;
+        let (k, v) = w
+            .split_once('=')
+            .ok_or_else(|| ctx.err(format!("expected key=value, got '{w}'")))?;
         if !allowed.contains(&k) {
             return Err(ctx.err(format!("unknown key '{k}' (valid: {})", allowed.join(", "))));
         }
@@ -219,7 +292,8 @@ fn kv<'a>(ctx: &Ctx, words: &[&'a str], allowed: &[&str]) -> Result<BTreeMap<&'a
 }
 
 fn num<T: std::str::FromStr>(ctx: &Ctx, key: &str, v: &str) -> Result<T, PositionError> {
-    v.parse().map_err(|_| ctx.err(format!("{key}={v}: not a number")))
+    v.parse()
+        .map_err(|_| ctx.err(format!("{key}={v}: not a number")))
 }
 
 fn flag(ctx: &Ctx, key: &str, v: &str) -> Result<bool, PositionError> {
@@ -234,7 +308,11 @@ fn one_coord(ctx: &Ctx, key: &str, v: &str) -> Result<Tile, PositionError> {
     if v == "-" {
         return Ok(NO_TILE);
     }
-    parse_coord(v).ok_or_else(|| ctx.err(format!("{key}={v}: expected (col,row) with col 1-{COLS} and row 1-{ROWS}")))
+    parse_coord(v).ok_or_else(|| {
+        ctx.err(format!(
+            "{key}={v}: expected (col,row) with col 1-{COLS} and row 1-{ROWS}"
+        ))
+    })
 }
 
 fn coord_list(ctx: &Ctx, key: &str, v: &str) -> Result<Bits, PositionError> {
@@ -267,8 +345,19 @@ fn statuses(ctx: &Ctx, key: &str, v: &str) -> Result<u8, PositionError> {
     Ok(s)
 }
 
-fn find(ctx: &Ctx, what: &str, name: &str, idx: Option<u8>, all: Vec<&str>) -> Result<u8, PositionError> {
-    idx.ok_or_else(|| ctx.err(format!("unknown {what} '{name}' (valid: {})", all.join(", "))))
+fn find(
+    ctx: &Ctx,
+    what: &str,
+    name: &str,
+    idx: Option<u8>,
+    all: Vec<&str>,
+) -> Result<u8, PositionError> {
+    idx.ok_or_else(|| {
+        ctx.err(format!(
+            "unknown {what} '{name}' (valid: {})",
+            all.join(", ")
+        ))
+    })
 }
 
 /// Reads a position written by [`write`] (or by hand).
@@ -287,12 +376,19 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
             ctx.line = i + 1;
             let src = src.trim();
             if src != "builtin" {
-                content = super::content_file::load(std::path::Path::new(src)).map_err(|e| ctx.err(e.0))?;
+                content = super::content_file::load(std::path::Path::new(src))
+                    .map_err(|e| ctx.err(e.0))?;
             }
         }
     }
     let c = content;
-    let mut r = Rift::setup(&super::RiftSetup { content: c, ..super::RiftSetup::default_setup() }, &mut <crate::game::GameRng as rand::SeedableRng>::seed_from_u64(0));
+    let mut r = Rift::setup(
+        &super::RiftSetup {
+            content: c,
+            ..super::RiftSetup::default_setup()
+        },
+        &mut <crate::game::GameRng as rand::SeedableRng>::seed_from_u64(0),
+    );
     // Start from an empty board.
     r.buildings = 0;
     r.mountains = 0;
@@ -318,7 +414,11 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
     r.result = 0;
     r.decisions = 0;
     for m in &mut r.mechs {
-        *m = Mech { tile: NO_TILE, hp: 0, ..*m };
+        *m = Mech {
+            tile: NO_TILE,
+            hp: 0,
+            ..*m
+        };
     }
     let mut seen_header = false;
     let mut compass_given = false;
@@ -340,29 +440,63 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
             }
             "content" => {}
             "maps" => {
-                let v = words.get(1).ok_or_else(|| ctx.err("maps: expected LEFT,RIGHT"))?;
+                let v = words
+                    .get(1)
+                    .ok_or_else(|| ctx.err("maps: expected LEFT,RIGHT"))?;
                 let parts: Vec<&str> = v.split(',').collect();
                 if parts.len() != 2 {
                     return Err(ctx.err("maps: expected LEFT,RIGHT"));
                 }
                 for (k, p) in parts.iter().enumerate() {
                     let n = p.replace('_', " ");
-                    r.maps[k] = find(&ctx, "map card", &n, c.map_index(&n), c.maps.iter().map(|m| m.name.as_str()).collect())?;
+                    r.maps[k] = find(
+                        &ctx,
+                        "map card",
+                        &n,
+                        c.map_index(&n),
+                        c.maps.iter().map(|m| m.name.as_str()).collect(),
+                    )?;
                 }
             }
             "monster_cards" => {
-                let v = words.get(1).ok_or_else(|| ctx.err("monster_cards: expected three names"))?;
+                let v = words
+                    .get(1)
+                    .ok_or_else(|| ctx.err("monster_cards: expected three names"))?;
                 let parts: Vec<&str> = v.split(',').collect();
                 if parts.len() != 3 {
                     return Err(ctx.err("monster_cards: expected three names separated by commas"));
                 }
                 for (k, p) in parts.iter().enumerate() {
                     let n = p.replace('_', " ");
-                    r.monster_cards[k] = find(&ctx, "monster card", &n, c.monster_index(&n), c.monsters.iter().map(|m| m.name.as_str()).collect())?;
+                    r.monster_cards[k] = find(
+                        &ctx,
+                        "monster card",
+                        &n,
+                        c.monster_index(&n),
+                        c.monsters.iter().map(|m| m.name.as_str()).collect(),
+                    )?;
                 }
             }
             "clock" => {
-                let m = kv(&ctx, &words[1..], &["campaign_die", "die", "die_card", "compass", "seek", "turn", "phase", "ruins", "alpha_limit", "extra_turn", "turret_used", "result", "decisions"])?;
+                let m = kv(
+                    &ctx,
+                    &words[1..],
+                    &[
+                        "campaign_die",
+                        "die",
+                        "die_card",
+                        "compass",
+                        "seek",
+                        "turn",
+                        "phase",
+                        "ruins",
+                        "alpha_limit",
+                        "extra_turn",
+                        "turret_used",
+                        "result",
+                        "decisions",
+                    ],
+                )?;
                 for (k, v) in m {
                     match k {
                         "campaign_die" => r.campaign_die = num(&ctx, k, v)?,
@@ -381,7 +515,10 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                         }
                         "turn" => r.turn = num(&ctx, k, v)?,
                         "compass" => {
-                            let ds: Vec<Dir> = v.chars().filter_map(|ch| Dir::parse(&ch.to_string())).collect();
+                            let ds: Vec<Dir> = v
+                                .chars()
+                                .filter_map(|ch| Dir::parse(&ch.to_string()))
+                                .collect();
                             let perm = ds.len() == 4 && Dir::ALL.iter().all(|d| ds.contains(d));
                             if !perm || v.len() != 4 {
                                 return Err(ctx.err(format!("compass={v}: expected the four letters N E S W in priority order, e.g. ESWN")));
@@ -394,7 +531,9 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                             r.seek = match v {
                                 "east" | "+1" | "1" => 1,
                                 "west" | "-1" => -1,
-                                _ => return Err(ctx.err(format!("seek={v}: expected east or west"))),
+                                _ => {
+                                    return Err(ctx.err(format!("seek={v}: expected east or west")));
+                                }
                             }
                         }
                         "phase" => {
@@ -402,7 +541,12 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                                 "deploy" => Phase::Deploy,
                                 "actions" => Phase::Actions,
                                 "over" => Phase::Over,
-                                _ => return Err(ctx.err(format!("phase={v}: expected deploy, actions or over"))),
+                                "reward" => Phase::Reward,
+                                _ => {
+                                    return Err(ctx.err(format!(
+                                        "phase={v}: expected deploy, actions, reward or over"
+                                    )));
+                                }
                             }
                         }
                         "ruins" => {
@@ -417,7 +561,9 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                         "result" => {
                             r.result = num(&ctx, k, v)?;
                             if r.result > 3 {
-                                return Err(ctx.err("result: must be 0 (going on), 1 (won), 2 or 3 (lost)"));
+                                return Err(
+                                    ctx.err("result: must be 0 (going on), 1 (won), 2 or 3 (lost)")
+                                );
                             }
                         }
                         _ => r.decisions = num(&ctx, k, v)?,
@@ -431,10 +577,22 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                     if v == "-" {
                         continue;
                     }
-                    let (name, colour) = v.split_once(':').ok_or_else(|| ctx.err(format!("{k}: expected NAME:yellow or NAME:red")))?;
+                    let (name, colour) = v
+                        .split_once(':')
+                        .ok_or_else(|| ctx.err(format!("{k}: expected NAME:yellow or NAME:red")))?;
                     let n = name.replace('_', " ");
-                    let idx = c.objectives.iter().position(|o| o.name.eq_ignore_ascii_case(&n)).map(|x| x as u8);
-                    r.objectives[side] = find(&ctx, "objective", &n, idx, c.objectives.iter().map(|o| o.name.as_str()).collect())?;
+                    let idx = c
+                        .objectives
+                        .iter()
+                        .position(|o| o.name.eq_ignore_ascii_case(&n))
+                        .map(|x| x as u8);
+                    r.objectives[side] = find(
+                        &ctx,
+                        "objective",
+                        &n,
+                        idx,
+                        c.objectives.iter().map(|o| o.name.as_str()).collect(),
+                    )?;
                     r.yellow[side] = match colour {
                         "yellow" => true,
                         "red" => false,
@@ -447,7 +605,8 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                     && *v != "-"
                 {
                     for p in v.split(',') {
-                        let f = Finale::parse(p).ok_or_else(|| ctx.err(format!("finale: unknown effect '{p}'")))?;
+                        let f = Finale::parse(p)
+                            .ok_or_else(|| ctx.err(format!("finale: unknown effect '{p}'")))?;
                         r.finale |= 1 << f as u8;
                     }
                 }
@@ -458,21 +617,42 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                     Some(&"B") => 1,
                     _ => return Err(ctx.err("mech: expected A or B")),
                 };
-                let m = kv(&ctx, &words[2..], &["card", "pilot", "levels", "tile", "hp", "max_hp", "status", "moved", "done"])?;
+                let m = kv(
+                    &ctx,
+                    &words[2..],
+                    &[
+                        "card", "pilot", "levels", "tile", "hp", "max_hp", "status", "moved",
+                        "done",
+                    ],
+                )?;
                 let mut mech = r.mechs[idx];
                 let mut max_given = false;
                 for (k, v) in m {
                     match k {
                         "card" => {
                             let n = v.replace('_', " ");
-                            mech.card = find(&ctx, "mech", &n, c.mech_index(&n), c.mechs.iter().map(|m| m.name.as_str()).collect())?;
+                            mech.card = find(
+                                &ctx,
+                                "mech",
+                                &n,
+                                c.mech_index(&n),
+                                c.mechs.iter().map(|m| m.name.as_str()).collect(),
+                            )?;
                         }
                         "pilot" => {
                             let n = v.replace('_', " ");
-                            mech.pilot = find(&ctx, "pilot", &n, c.pilot_index(&n), c.pilots.iter().map(|m| m.name.as_str()).collect())?;
+                            mech.pilot = find(
+                                &ctx,
+                                "pilot",
+                                &n,
+                                c.pilot_index(&n),
+                                c.pilots.iter().map(|m| m.name.as_str()).collect(),
+                            )?;
                         }
                         "levels" => {
-                            let (a, b) = v.split_once(',').ok_or_else(|| ctx.err("levels: expected MECH,PILOT"))?;
+                            let (a, b) = v
+                                .split_once(',')
+                                .ok_or_else(|| ctx.err("levels: expected MECH,PILOT"))?;
                             mech.mech_level = num(&ctx, k, a)?;
                             mech.pilot_level = num(&ctx, k, b)?;
                             if mech.mech_level > 3 || mech.pilot_level > 3 {
@@ -495,15 +675,28 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                     r.mechs[idx].max_hp = r.mech_max_hp(idx);
                 }
                 if r.mechs[idx].hp > r.mechs[idx].max_hp {
-                    return Err(ctx.err(format!("hp {} is above max_hp {}", r.mechs[idx].hp, r.mechs[idx].max_hp)));
+                    return Err(ctx.err(format!(
+                        "hp {} is above max_hp {}",
+                        r.mechs[idx].hp, r.mechs[idx].max_hp
+                    )));
                 }
                 if r.mechs[idx].hp == 0 {
                     r.mechs[idx].tile = NO_TILE;
                 }
             }
             "monster" => {
-                let n: usize = words.get(1).and_then(|w| w.parse().ok()).filter(|n| (1..=4).contains(n)).ok_or_else(|| ctx.err("monster: expected a colour 1-4"))?;
-                let m = kv(&ctx, &words[2..], &["at", "card", "place", "alpha", "tile", "hp", "status", "aim", "order"])?;
+                let n: usize = words
+                    .get(1)
+                    .and_then(|w| w.parse().ok())
+                    .filter(|n| (1..=4).contains(n))
+                    .ok_or_else(|| ctx.err("monster: expected a colour 1-4"))?;
+                let m = kv(
+                    &ctx,
+                    &words[2..],
+                    &[
+                        "at", "card", "place", "alpha", "tile", "hp", "status", "aim", "order",
+                    ],
+                )?;
                 let mut mon = Monster::SUPPLY;
                 let mut hp_given = false;
                 for (k, v) in m {
@@ -513,7 +706,10 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                                 "supply" => Where::Supply,
                                 "detected" => Where::Detected,
                                 "map" => Where::Map,
-                                _ => return Err(ctx.err(format!("at={v}: expected supply, detected or map"))),
+                                _ => {
+                                    return Err(ctx
+                                        .err(format!("at={v}: expected supply, detected or map")));
+                                }
                             }
                         }
                         "card" => {
@@ -551,7 +747,11 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                 }
                 if mon.at == Where::Map && !hp_given {
                     let card = &c.monsters[r.monster_cards[mon.card as usize] as usize];
-                    mon.hp = if mon.alpha { card.alpha.hp } else { card.normal.hp };
+                    mon.hp = if mon.alpha {
+                        card.alpha.hp
+                    } else {
+                        card.normal.hp
+                    };
                 }
                 if mon.at == Where::Map && mon.alpha && mon.place < 2 && mon.place != 0 {
                     return Err(ctx.err("an Alpha monster sits on place 2 or 3 (the Alpha tracks)"));
@@ -565,7 +765,19 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                 r.monsters[n - 1] = mon;
             }
             "tokens" => {
-                let m = kv(&ctx, &words[1..], &["rock", "smoke", "fire", "acid", "frozen_buildings", "shield_buildings", "acid_tiles"])?;
+                let m = kv(
+                    &ctx,
+                    &words[1..],
+                    &[
+                        "rock",
+                        "smoke",
+                        "fire",
+                        "acid",
+                        "frozen_buildings",
+                        "shield_buildings",
+                        "acid_tiles",
+                    ],
+                )?;
                 for (k, v) in m {
                     let b = coord_list(&ctx, k, v)?;
                     match k {
@@ -579,14 +791,116 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                     }
                 }
             }
+            "campaign" => {
+                let m = kv(
+                    &ctx,
+                    &words[1..],
+                    &[
+                        "on",
+                        "game",
+                        "ruins_cap",
+                        "both_moons",
+                        "objectives",
+                        "fixed_maps",
+                        "fixed_monsters",
+                        "overrides",
+                        "pending",
+                        "games_won",
+                        "objectives_met",
+                        "upgrades",
+                        "kills",
+                        "alpha_kills",
+                        "ruined",
+                        "mech_deaths",
+                        "blocked",
+                        "turns",
+                    ],
+                )?;
+                let list =
+                    |ctx: &Ctx, k: &str, v: &str, n: usize| -> Result<Vec<u8>, PositionError> {
+                        let parts: Vec<&str> = v.split(',').collect();
+                        if parts.len() != n {
+                            return Err(
+                                ctx.err(format!("{k}: expected {n} values separated by commas"))
+                            );
+                        }
+                        parts
+                            .iter()
+                            .map(|p| {
+                                if *p == "-" {
+                                    Ok(u8::MAX)
+                                } else {
+                                    num(ctx, k, p)
+                                }
+                            })
+                            .collect()
+                    };
+                let cp = &mut r.campaign;
+                for (k, v) in m {
+                    match k {
+                        "on" => cp.on = flag(&ctx, k, v)?,
+                        "game" => {
+                            let g: u8 = num(&ctx, k, v)?;
+                            if g == 0 || g as usize > c.campaign.len() {
+                                return Err(
+                                    ctx.err(format!("game: must be 1-{}", c.campaign.len()))
+                                );
+                            }
+                            cp.game = g - 1;
+                        }
+                        "ruins_cap" => cp.ruins_cap = num(&ctx, k, v)?,
+                        "both_moons" => cp.both_moons = flag(&ctx, k, v)?,
+                        "objectives" => cp.objectives = flag(&ctx, k, v)?,
+                        "fixed_maps" => {
+                            let l = list(&ctx, k, v, 2)?;
+                            cp.fixed_maps = [l[0], l[1]];
+                        }
+                        "fixed_monsters" => {
+                            let l = list(&ctx, k, v, 3)?;
+                            cp.fixed_monsters = [l[0], l[1], l[2]];
+                        }
+                        "overrides" => {
+                            let l = list(&ctx, k, v, 3)?;
+                            cp.overrides = [l[0], l[1], l[2]];
+                        }
+                        "pending" => {
+                            let l = list(&ctx, k, v, 2)?;
+                            cp.pending = [l[0], l[1]];
+                        }
+                        "games_won" => cp.games_won = num(&ctx, k, v)?,
+                        "objectives_met" => cp.objectives_met = num(&ctx, k, v)?,
+                        "upgrades" => cp.upgrades = num(&ctx, k, v)?,
+                        "kills" => cp.kills = num(&ctx, k, v)?,
+                        "alpha_kills" => cp.alpha_kills = num(&ctx, k, v)?,
+                        "ruined" => cp.ruined = num(&ctx, k, v)?,
+                        "mech_deaths" => cp.mech_deaths = num(&ctx, k, v)?,
+                        "blocked" => cp.blocked = num(&ctx, k, v)?,
+                        _ => cp.turns = num(&ctx, k, v)?,
+                    }
+                }
+            }
             "tally" => {
-                let m = kv(&ctx, &words[1..], &["kills", "alpha_kills", "ruined", "spawned", "blocked", "mech_deaths", "monster_damage"])?;
+                let m = kv(
+                    &ctx,
+                    &words[1..],
+                    &[
+                        "kills",
+                        "alpha_kills",
+                        "ruined",
+                        "spawned",
+                        "blocked",
+                        "mech_deaths",
+                        "monster_damage",
+                    ],
+                )?;
                 for (k, v) in m {
                     match k {
                         "kills" => r.tally.kills = num(&ctx, k, v)?,
                         "alpha_kills" => r.tally.alpha_kills = num(&ctx, k, v)?,
                         "ruined" => {
-                            let (a, b) = v.split_once(',').ok_or_else(|| ctx.err("ruined: expected LEFT,RIGHT"))?;
+                            let (a, b) = v
+                                .split_once(',')
+                                .ok_or_else(|| ctx.err("ruined: expected LEFT,RIGHT"))?;
                             r.tally.ruined = [num(&ctx, k, a)?, num(&ctx, k, b)?];
                         }
                         "spawned" => r.tally.spawned = num(&ctx, k, v)?,
@@ -604,7 +918,11 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                     i += 1;
                     let chars: Vec<char> = l.chars().collect();
                     if chars.len() != COLS {
-                        return Err(ctx.err(format!("{} row {}: expected {COLS} characters, got '{l}'", words[0], row + 1)));
+                        return Err(ctx.err(format!(
+                            "{} row {}: expected {COLS} characters, got '{l}'",
+                            words[0],
+                            row + 1
+                        )));
                     }
                     for (col, ch) in chars.into_iter().enumerate() {
                         let t = tile(col, row);
@@ -617,10 +935,16 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                                 'W' => r.water |= b,
                                 'F' => r.forest |= b,
                                 'D' => r.desert |= b,
-                                _ => return Err(ctx.err(format!("terrain: unknown letter '{ch}' (valid: . B M W F D)"))),
+                                _ => {
+                                    return Err(ctx.err(format!(
+                                        "terrain: unknown letter '{ch}' (valid: . B M W F D)"
+                                    )));
+                                }
                             }
                         } else if ch != '.' {
-                            let n = ch.to_digit(10).filter(|n| (1..=8).contains(n)).ok_or_else(|| ctx.err(format!("spawns: '{ch}' is not a spawn number 1-8")))?;
+                            let n = ch.to_digit(10).filter(|n| (1..=8).contains(n)).ok_or_else(
+                                || ctx.err(format!("spawns: '{ch}' is not a spawn number 1-8")),
+                            )?;
                             if r.spawn[n as usize - 1] != NO_TILE {
                                 return Err(ctx.err(format!("spawns: spawn number {n} used twice")));
                             }
@@ -646,10 +970,16 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
             return Ok(());
         }
         if seen & bit(t) != 0 {
-            return Err(PositionError { line: 0, message: format!("two units on {}", coord(t)) });
+            return Err(PositionError {
+                line: 0,
+                message: format!("two units on {}", coord(t)),
+            });
         }
         if (r.buildings | r.mountains) & bit(t) != 0 {
-            return Err(PositionError { line: 0, message: format!("{what} stands on a building or mountain at {}", coord(t)) });
+            return Err(PositionError {
+                line: 0,
+                message: format!("{what} stands on a building or mountain at {}", coord(t)),
+            });
         }
         seen |= bit(t);
         Ok(())
@@ -680,7 +1010,14 @@ pub fn render(r: &Rift) -> String {
     let c = r.content;
     let mut s = String::new();
     let cards: Vec<String> = (0..3u8)
-        .map(|k| format!("{}{} {}", if k == r.die_card { "*" } else { "" }, k + 1, r.card_name(k)))
+        .map(|k| {
+            format!(
+                "{}{} {}",
+                if k == r.die_card { "*" } else { "" },
+                k + 1,
+                r.card_name(k)
+            )
+        })
         .collect();
     let (compass, seek) = r.compass();
     s.push_str(&format!(
@@ -717,7 +1054,10 @@ pub fn render(r: &Rift) -> String {
                 terrain_char(r, t)
             };
             let first = unit.unwrap_or(terr);
-            let cube = r.monsters.iter().any(|m| m.at == Where::Detected && m.tile == t);
+            let cube = r
+                .monsters
+                .iter()
+                .any(|m| m.at == Where::Detected && m.tile == t);
             let second = if cube {
                 'c'
             } else if let Some(n) = r.spawn.iter().position(|&x| x == t) {
@@ -767,7 +1107,9 @@ pub fn render(r: &Rift) -> String {
                     "aims nothing".to_string()
                 } else {
                     let d = Dir::from_index(m.aim_dir);
-                    let t = r.aim_tile(&r.stats(i).attack, m.tile, d, m.aim_dist).unwrap_or(NO_TILE);
+                    let t = r
+                        .aim_tile(&r.stats(i).attack, m.tile, d, m.aim_dist)
+                        .unwrap_or(NO_TILE);
                     format!("aims {} at {}", d.letter(), coord(t))
                 };
                 s.push_str(&format!(

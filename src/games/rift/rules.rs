@@ -39,7 +39,12 @@ impl Rift {
     pub fn monster_name(&self, i: usize) -> String {
         let m = &self.monsters[i];
         let card = &self.content.monsters[self.monster_cards[m.card as usize] as usize];
-        format!("{}{} #{}", if m.alpha { "Alpha " } else { "" }, card.name, i + 1)
+        format!(
+            "{}{} #{}",
+            if m.alpha { "Alpha " } else { "" },
+            card.name,
+            i + 1
+        )
     }
 
     /// Whether the game has ended.
@@ -53,6 +58,7 @@ impl Rift {
         if self.result == 0 {
             self.result = 2 + c;
             self.phase = Phase::Over;
+            self.finish_game();
             trace.event(|| format!("LOST: {}", super::LOSS_CAUSES[c as usize].replace('_', " ")));
         }
     }
@@ -73,13 +79,25 @@ impl Rift {
             self.monster_at(t).map(|i| (false, i))
         };
         if let Some((is_mech, i)) = unit {
-            let status = if is_mech { self.mechs[i].status } else { self.monsters[i].status };
-            let hp = if is_mech { self.mechs[i].hp } else { self.monsters[i].hp };
+            let status = if is_mech {
+                self.mechs[i].status
+            } else {
+                self.monsters[i].status
+            };
+            let hp = if is_mech {
+                self.mechs[i].hp
+            } else {
+                self.monsters[i].hp
+            };
             if hp == 0 {
                 return; // already dying: no further effect
             }
             if status & (st::SHIELD | st::FROZEN) != 0 {
-                let which = if status & st::SHIELD != 0 { st::SHIELD } else { st::FROZEN };
+                let which = if status & st::SHIELD != 0 {
+                    st::SHIELD
+                } else {
+                    st::FROZEN
+                };
                 if is_mech {
                     self.mechs[i].status &= !which;
                 } else {
@@ -89,7 +107,11 @@ impl Rift {
                     format!(
                         "{} loses its {} instead of taking damage",
                         self.name_at(t),
-                        if which == st::SHIELD { "shield" } else { "frozen token" }
+                        if which == st::SHIELD {
+                            "shield"
+                        } else {
+                            "frozen token"
+                        }
                     )
                 });
                 return;
@@ -147,7 +169,10 @@ impl Rift {
                 self.ruins -= 1;
                 let left = self.ruins;
                 trace.event(|| {
-                    format!("building {} is destroyed: a ruin goes on it ({left} left)", coord(t))
+                    format!(
+                        "building {} is destroyed: a ruin goes on it ({left} left)",
+                        coord(t)
+                    )
                 });
             }
         }
@@ -166,7 +191,13 @@ impl Rift {
             1 => (self.fire & not_keep, self.frozen_b & not_keep),
             _ => (self.acid & not_keep, self.shield_b & not_keep),
         };
-        let pick = |x: Bits| if x != 0 { Some(x.trailing_zeros() as Tile) } else { None };
+        let pick = |x: Bits| {
+            if x != 0 {
+                Some(x.trailing_zeros() as Tile)
+            } else {
+                None
+            }
+        };
         if let Some(t) = pick(a) {
             match s.token_kind() {
                 0 => self.rock &= !bit(t),
@@ -217,7 +248,11 @@ impl Rift {
             return;
         }
         let unit_mech = self.mech_at(t);
-        let unit_mon = if unit_mech.is_none() { self.monster_at(t) } else { None };
+        let unit_mon = if unit_mech.is_none() {
+            self.monster_at(t)
+        } else {
+            None
+        };
         let on_building = self.buildings & b != 0;
         match s {
             Status::Rock | Status::Smoke => {
@@ -320,7 +355,11 @@ impl Rift {
                 return;
             }
             for (tok, sb) in [(Status::Fire, st::FIRE), (Status::Acid, st::ACID)] {
-                let on_tile = if tok == Status::Fire { self.fire & b } else { self.acid & b };
+                let on_tile = if tok == Status::Fire {
+                    self.fire & b
+                } else {
+                    self.acid & b
+                };
                 if on_tile != 0 {
                     if tok == Status::Fire {
                         self.fire &= !b;
@@ -335,7 +374,11 @@ impl Rift {
             }
         } else if let Some(i) = self.mech_at(t) {
             for (tok, sb) in [(Status::Fire, st::FIRE), (Status::Acid, st::ACID)] {
-                let on_tile = if tok == Status::Fire { self.fire & b } else { self.acid & b };
+                let on_tile = if tok == Status::Fire {
+                    self.fire & b
+                } else {
+                    self.acid & b
+                };
                 if on_tile != 0 {
                     if tok == Status::Fire {
                         self.fire &= !b;
@@ -361,24 +404,46 @@ impl Rift {
     pub fn push<T: Tracer>(&mut self, t: Tile, d: Dir, trace: &mut T) {
         let b = bit(t);
         let mech = self.mech_at(t);
-        let mon = if mech.is_none() { self.monster_at(t) } else { None };
+        let mon = if mech.is_none() {
+            self.monster_at(t)
+        } else {
+            None
+        };
         let is_rock = self.rock & b != 0;
         if mech.is_none() && mon.is_none() && !is_rock {
             return;
         }
         let Some(dest) = step(t, d) else {
-            trace.event(|| format!("{} is pushed {} against the edge", self.name_at(t), d.letter()));
+            trace.event(|| {
+                format!(
+                    "{} is pushed {} against the edge",
+                    self.name_at(t),
+                    d.letter()
+                )
+            });
             return;
         };
         if self.occupied() & bit(dest) != 0 {
             trace.event(|| {
-                format!("{} is pushed {} into {}: bump", self.name_at(t), d.letter(), self.name_at(dest))
+                format!(
+                    "{} is pushed {} into {}: bump",
+                    self.name_at(t),
+                    d.letter(),
+                    self.name_at(dest)
+                )
             });
             self.damage(t, 1, Hit::Bump, trace);
             self.damage(dest, 1, Hit::Bump, trace);
             return;
         }
-        trace.event(|| format!("{} is pushed {} to {}", self.name_at(t), d.letter(), coord(dest)));
+        trace.event(|| {
+            format!(
+                "{} is pushed {} to {}",
+                self.name_at(t),
+                d.letter(),
+                coord(dest)
+            )
+        });
         if let Some(i) = mech {
             self.mechs[i].tile = dest;
         } else if let Some(i) = mon {
@@ -546,6 +611,7 @@ impl Rift {
         if d == 0 {
             self.result = 1;
             self.phase = Phase::Over;
+            self.finish_game();
             trace.event(|| "WON: the campaign die reached 0".to_string());
             return;
         }
@@ -553,7 +619,10 @@ impl Rift {
         if water != 0 && !self.has(Finale::WaterAsGround) {
             for i in 0..4 {
                 let m = self.monsters[i];
-                if m.on_map() && water & bit(m.tile) != 0 && self.stats(i).locomotion != Locomotion::Fly {
+                if m.on_map()
+                    && water & bit(m.tile) != 0
+                    && self.stats(i).locomotion != Locomotion::Fly
+                {
                     self.monsters[i].hp = 0;
                     trace.event(|| format!("{} drowns in the flood", self.monster_name(i)));
                 }
@@ -611,12 +680,18 @@ impl Rift {
     /// Puts detected monster `i` on the map at `t` with full HP, Alpha while under the limit,
     /// on the first free place of its track (printed, then inner).
     pub fn place_monster(&mut self, i: usize, t: Tile) {
-        let alphas = self.monsters.iter().filter(|m| m.on_map() && m.alpha).count() as u8;
+        let alphas = self
+            .monsters
+            .iter()
+            .filter(|m| m.on_map() && m.alpha)
+            .count() as u8;
         let alpha = alphas < self.alpha_limit;
         let card = self.monsters[i].card;
         let (printed, inner) = if alpha { (3, 2) } else { (0, 1) };
-        let printed_taken =
-            self.monsters.iter().any(|m| m.on_map() && m.card == card && m.place == printed);
+        let printed_taken = self
+            .monsters
+            .iter()
+            .any(|m| m.on_map() && m.card == card && m.place == printed);
         let m = &mut self.monsters[i];
         m.at = Where::Map;
         m.alpha = alpha;
@@ -635,7 +710,13 @@ impl Rift {
         self.die_card = (self.die_card + 1) % 3;
         self.take_compass_from_card();
         let (d, c) = (self.die, self.die_card);
-        trace.event(|| format!("the monster die rolls {d} and moves to card {} ({})", c + 1, self.card_name(c)));
+        trace.event(|| {
+            format!(
+                "the monster die rolls {d} and moves to card {} ({})",
+                c + 1,
+                self.card_name(c)
+            )
+        });
     }
 
     /// Monster colours on the map in activation order: cards from the die's card rightward
@@ -689,7 +770,13 @@ impl Rift {
             for i in 0..2 {
                 if self.mechs[i].alive() && col & bit(self.mechs[i].tile) != 0 {
                     self.mechs[i].hp = 0;
-                    trace.event(|| format!("the deadly column {} kills mech {}", self.die, ['A', 'B'][i]));
+                    trace.event(|| {
+                        format!(
+                            "the deadly column {} kills mech {}",
+                            self.die,
+                            ['A', 'B'][i]
+                        )
+                    });
                 }
             }
         }
@@ -705,9 +792,14 @@ impl Rift {
         }
         acid_now &= self.units() & !self.rock;
         for t in tiles(acid_now) {
-            let has = self.mech_at(t).map(|i| self.mechs[i].status & st::ACID != 0).unwrap_or_else(|| {
-                self.monster_at(t).map(|i| self.monsters[i].status & st::ACID != 0).unwrap_or(true)
-            });
+            let has = self
+                .mech_at(t)
+                .map(|i| self.mechs[i].status & st::ACID != 0)
+                .unwrap_or_else(|| {
+                    self.monster_at(t)
+                        .map(|i| self.monsters[i].status & st::ACID != 0)
+                        .unwrap_or(true)
+                });
             if !has {
                 self.add_status(t, Status::Acid, trace);
             }
@@ -730,7 +822,12 @@ impl Rift {
                 continue;
             }
             if m.status & st::FROZEN != 0 || self.smoke & bit(m.tile) != 0 {
-                trace.event(|| format!("{} cannot attack (frozen or in smoke)", self.monster_name(i)));
+                trace.event(|| {
+                    format!(
+                        "{} cannot attack (frozen or in smoke)",
+                        self.monster_name(i)
+                    )
+                });
                 continue;
             }
             let attack = self.stats(i).attack;
@@ -776,6 +873,13 @@ impl Rift {
     pub fn start_turn<T: Tracer>(&mut self, rng: &mut GameRng, trace: &mut T) {
         trace.event(|| format!("== turn {} ==", self.turn));
         self.time_passes(trace);
+        if self.result == 1
+            && self.campaign.on
+            && (self.campaign.game as usize) + 1 < self.content.campaign.len()
+        {
+            self.between_games(rng, trace);
+            return;
+        }
         if self.over() {
             return;
         }
@@ -812,7 +916,8 @@ impl Rift {
             if m.on_map() && m.hp > 0 && m.aim_dir != super::state::NO_AIM {
                 let a = self.stats(i).attack;
                 if a.immobilize
-                    && let Some(t) = self.aim_tile(&a, m.tile, Dir::from_index(m.aim_dir), m.aim_dist)
+                    && let Some(t) =
+                        self.aim_tile(&a, m.tile, Dir::from_index(m.aim_dir), m.aim_dist)
                 {
                     b |= bit(t);
                 }

@@ -132,6 +132,9 @@ pub enum Phase {
     Actions = 1,
     /// The game is over (see the outcome).
     Over = 2,
+    /// Between campaign games: the player chooses which card slides for an A or B reward
+    /// (Campaign).
+    Reward = 3,
 }
 
 /// Loss causes, indexed as in [`super::LOSS_CAUSES`].
@@ -159,6 +162,50 @@ pub struct Tally {
     pub mech_deaths: u8,
     /// Damage dealt to monsters.
     pub monster_damage: u8,
+}
+
+/// The campaign around the current game (Campaign; Adjusting Difficulty). In single-game mode
+/// `on` is false and the totals cover the one game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Campaign {
+    /// Campaign mode: a won game leads to the next one on the campaign card.
+    pub on: bool,
+    /// The current game on the campaign card (0-based).
+    pub game: u8,
+    /// The most ruin tokens the supply may hold (the difficulty setting, 1-3).
+    pub ruins_cap: u8,
+    /// In the finale, both map cards' moons are active (Adjusting Difficulty).
+    pub both_moons: bool,
+    /// Objective cards are used.
+    pub objectives: bool,
+    /// Fixed map cards (`u8::MAX` = draw at random each game).
+    pub fixed_maps: [u8; 2],
+    /// Fixed monster cards (`u8::MAX` = draw at random each game).
+    pub fixed_monsters: [u8; 3],
+    /// Overrides of the campaign card: starting monsters, Alpha limit, finale (0/1) —
+    /// `u8::MAX` = as the card says.
+    pub overrides: [u8; 3],
+    /// A and B upgrade rewards waiting for the player's choice.
+    pub pending: [u8; 2],
+    /// Games won so far.
+    pub games_won: u8,
+    /// Goals completed.
+    pub objectives_met: u8,
+    /// Upgrade rows revealed by rewards.
+    pub upgrades: u8,
+    /// Totals over finished games: monsters killed, Alphas killed, buildings ruined, mech
+    /// deaths, spawns blocked, turns played.
+    pub kills: u16,
+    /// Alphas killed.
+    pub alpha_kills: u8,
+    /// Buildings ruined.
+    pub ruined: u8,
+    /// Mechs destroyed.
+    pub mech_deaths: u8,
+    /// Spawns blocked.
+    pub blocked: u8,
+    /// Turns played.
+    pub turns: u8,
 }
 
 /// A Bury Me in the Rift game in progress. `Copy`, no heap, at most 256 bytes (a test checks).
@@ -235,6 +282,8 @@ pub struct Rift {
     pub decisions: u16,
     /// Counters for objectives and reports.
     pub tally: Tally,
+    /// The campaign around this game.
+    pub campaign: Campaign,
 }
 
 impl PartialEq for Rift {
@@ -274,6 +323,7 @@ impl PartialEq for Rift {
             && self.result == o.result
             && self.decisions == o.decisions
             && self.tally == o.tally
+            && self.campaign == o.campaign
     }
 }
 
@@ -421,7 +471,10 @@ impl Rift {
     /// Maximum HP of mech `i` from its card and upgrades, at most 6 (a die face; CONTENT.md, I35).
     pub fn mech_max_hp(&self, i: usize) -> u8 {
         let base = self.content.mechs[self.mechs[i].card as usize].hp;
-        let up = self.upgrades(i).map(|u| if let Upgrade::Hp(n) = u { *n } else { 0 }).sum::<u8>();
+        let up = self
+            .upgrades(i)
+            .map(|u| if let Upgrade::Hp(n) = u { *n } else { 0 })
+            .sum::<u8>();
         (base + up).min(6)
     }
 
@@ -509,5 +562,10 @@ pub const fn pack_compass(c: &[Dir; 4]) -> u8 {
 
 /// Unpacks [`pack_compass`].
 pub const fn unpack_compass(p: u8) -> [Dir; 4] {
-    [Dir::from_index(p), Dir::from_index(p >> 2), Dir::from_index(p >> 4), Dir::from_index(p >> 6)]
+    [
+        Dir::from_index(p),
+        Dir::from_index(p >> 2),
+        Dir::from_index(p >> 4),
+        Dir::from_index(p >> 6),
+    ]
 }
