@@ -24,12 +24,12 @@ fn t(s: &str) -> u8 {
 const EMPTY_BOARD: &str = "terrain\n......\n......\n......\n......\n......\n......\n";
 
 fn r1_position() -> Rift {
-    position(&format!(
+    position(
         "clock die=4 die_card=2 compass=ESWN seek=east phase=actions\n\
          mech A tile=(5,5) hp=3 max_hp=3\n\
          monster 1 at=map card=2 place=0 alpha=0 tile=(3,4)\n\
-         terrain\n......\n...B..\n....B.\n......\n......\n......\n"
-    ))
+         terrain\n......\n...B..\n....B.\n......\n......\n......\n",
+    )
 }
 
 #[test]
@@ -52,13 +52,13 @@ fn r1_compass_picks_direction_then_tile() {
 
 #[test]
 fn r2_flying_wraith_with_an_earlier_aim() {
-    let mut r = position(&format!(
+    let mut r = position(
         "clock die=4 die_card=2 compass=ESWN seek=east phase=actions\n\
          mech A tile=(5,5) hp=3 max_hp=3\n\
          monster 1 at=map card=2 place=0 alpha=0 tile=(3,4)\n\
          monster 2 at=map card=3 place=0 alpha=0 tile=(2,2)\n\
-         terrain\n......\n...B..\n....B.\n......\n......\n......\n"
-    ));
+         terrain\n......\n...B..\n....B.\n......\n......\n......\n",
+    );
     assert_eq!(r.stats(1).movement, 3);
     assert_eq!(
         r.stats(1).locomotion,
@@ -195,12 +195,12 @@ fn push_only() -> Attack {
 
 #[test]
 fn r6_push_into_a_building_bumps_both_and_ruins_it() {
-    let mut r = position(&format!(
+    let mut r = position(
         "clock phase=actions ruins=3\n\
          mech A tile=(2,3) hp=3 max_hp=3\n\
          monster 1 at=map card=1 place=0 alpha=0 tile=(3,3) hp=3\n\
-         terrain\n......\n......\n...B..\n......\n......\n......\n"
-    ));
+         terrain\n......\n......\n...B..\n......\n......\n......\n",
+    );
     r.resolve_attack(&push_only(), t("(3,3)"), Dir::East, None, &mut NoTrace);
     assert_eq!(coord(r.monsters[0].tile), "(3,3)", "nothing moves");
     assert_eq!(r.monsters[0].hp, 2, "the monster takes 1 bump damage");
@@ -229,14 +229,14 @@ fn r6_push_against_the_edge_does_nothing() {
 #[test]
 fn r7_water_kills_a_walker_pushed_in_but_not_a_flier() {
     // Card 1 Nightmare (walks), card 3 Wraith (flies).
-    let mut r = position(&format!(
+    let mut r = position(
         "clock phase=actions\n\
          mech A tile=(1,3) hp=3 max_hp=3\n\
          mech B tile=(1,5) hp=3 max_hp=3\n\
          monster 1 at=map card=1 place=0 alpha=0 tile=(2,3)\n\
          monster 2 at=map card=3 place=0 alpha=0 tile=(2,5)\n\
-         terrain\n......\n......\n..W...\n......\n..W...\n......\n"
-    ));
+         terrain\n......\n......\n..W...\n......\n..W...\n......\n",
+    );
     assert_ne!(
         r.stats(0).locomotion,
         sololab::games::rift::content::Locomotion::Fly
@@ -251,13 +251,13 @@ fn r7_water_kills_a_walker_pushed_in_but_not_a_flier() {
 
 #[test]
 fn r7_a_mech_on_water_cannot_attack_but_may_clear_its_statuses() {
-    let mut r = position(&format!(
+    let mut r = position(
         "clock phase=actions\n\
          mech A tile=(3,3) hp=3 max_hp=3 status=fire\n\
          mech B tile=(6,6) hp=3 max_hp=3 done=1\n\
          monster 1 at=map card=1 place=0 alpha=0 tile=(3,4)\n\
-         terrain\n......\n......\n..W...\n......\n......\n......\n"
-    ));
+         terrain\n......\n......\n..W...\n......\n......\n......\n",
+    );
     if r.mech_flies(0) {
         // The case is about a non-flying mech: make it one with a walking card.
         let c = r.content;
@@ -316,11 +316,11 @@ fn r8_a_default_game_has_five_turns_and_the_extra_turn_six() {
 
 #[test]
 fn r9_ruins_run_out_and_lose_the_campaign() {
-    let mut r = position(&format!(
+    let mut r = position(
         "clock phase=actions ruins=1\n\
          mech A tile=(1,1) hp=3 max_hp=3\n\
-         terrain\n......\n..B.B.\n......\n......\n......\n......\n"
-    ));
+         terrain\n......\n..B.B.\n......\n......\n......\n......\n",
+    );
     r.damage(t("(3,2)"), 1, Hit::Attack, &mut NoTrace);
     assert_eq!(r.ruins, 0);
     assert_eq!(

@@ -36,10 +36,14 @@ impl GameKind {
     /// # Errors
     /// A one-line message listing the valid names.
     pub fn from_name(name: &str) -> Result<GameKind, String> {
-        GameKind::ALL.iter().copied().find(|g| g.name() == name).ok_or_else(|| {
-            let names: Vec<&str> = GameKind::ALL.iter().map(|g| g.name()).collect();
-            format!("unknown game '{name}' (valid: {})", names.join(", "))
-        })
+        GameKind::ALL
+            .iter()
+            .copied()
+            .find(|g| g.name() == name)
+            .ok_or_else(|| {
+                let names: Vec<&str> = GameKind::ALL.iter().map(|g| g.name()).collect();
+                format!("unknown game '{name}' (valid: {})", names.join(", "))
+            })
     }
 }
 

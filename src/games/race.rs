@@ -43,7 +43,11 @@ static AXES: [Axis; 1] = [Axis {
 
 impl fmt::Display for Race {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "square {}/{} after {} of {} turns", self.position, GOAL, self.turn, TURNS)
+        write!(
+            f,
+            "square {}/{} after {} of {} turns",
+            self.position, GOAL, self.turn, TURNS
+        )
     }
 }
 
@@ -67,7 +71,10 @@ impl Game for Race {
         Vec::new()
     }
     fn new_game(setup: &u8, _rng: &mut GameRng) -> Self {
-        Race { position: *setup, turn: 0 }
+        Race {
+            position: *setup,
+            turn: 0,
+        }
     }
     fn legal_actions(&self, out: &mut Vec<RaceAction>) {
         out.clear();
@@ -126,13 +133,22 @@ impl Game for Race {
         format!("race {} {}\n", self.position, self.turn)
     }
     fn from_position(text: &str) -> Result<Self, PositionError> {
-        let err = |m: &str| PositionError { line: 1, message: m.to_string() };
+        let err = |m: &str| PositionError {
+            line: 1,
+            message: m.to_string(),
+        };
         let mut it = text.split_whitespace();
         if it.next() != Some("race") {
             return Err(err("expected 'race POSITION TURN'"));
         }
-        let position: u8 = it.next().and_then(|s| s.parse().ok()).ok_or_else(|| err("bad position"))?;
-        let turn: u8 = it.next().and_then(|s| s.parse().ok()).ok_or_else(|| err("bad turn"))?;
+        let position: u8 = it
+            .next()
+            .and_then(|s| s.parse().ok())
+            .ok_or_else(|| err("bad position"))?;
+        let turn: u8 = it
+            .next()
+            .and_then(|s| s.parse().ok())
+            .ok_or_else(|| err("bad turn"))?;
         if position > GOAL || turn > TURNS {
             return Err(err("position or turn out of range"));
         }

@@ -683,13 +683,11 @@ impl Rift {
                 continue;
             }
             trace.event(|| format!("goal completed on the {} map card", ["left", "right"][side]));
-            if reward.ruin {
-                if self.ruins < self.campaign.ruins_cap {
-                    self.ruins += 1;
-                    trace.event(|| {
-                        format!("reward: a lost ruin returns ({} in the supply)", self.ruins)
-                    });
-                }
+            if reward.ruin && self.ruins < self.campaign.ruins_cap {
+                self.ruins += 1;
+                trace.event(|| {
+                    format!("reward: a lost ruin returns ({} in the supply)", self.ruins)
+                });
             }
             if reward.a {
                 self.campaign.pending[0] += 1;

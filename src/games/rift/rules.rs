@@ -118,7 +118,11 @@ impl Rift {
             }
             let total = amount + u8::from(hit == Hit::Attack && status & st::ACID != 0);
             let new_hp = hp.saturating_sub(total);
-            let name = self.name_at(t);
+            let name = if T::ON {
+                self.name_at(t)
+            } else {
+                String::new()
+            };
             if is_mech {
                 self.mechs[i].hp = new_hp;
             } else {
