@@ -205,7 +205,6 @@ impl Rift {
     /// If `a` does not fit the phase (debug builds check legality in tests, not here).
     pub fn play<T: Tracer>(&mut self, a: RiftAction, rng: &mut GameRng, trace: &mut T) {
         self.decisions += 1;
-        trace.event(|| format!("> {}", self.describe(a)));
         match a {
             RiftAction::Deploy { mech, tile } => {
                 let i = mech as usize;
