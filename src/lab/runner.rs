@@ -4,7 +4,8 @@
 //! Reproducibility rests on three rules (DESIGN.md, "Seeds and reproducibility"):
 //! - game `i` of every cell draws from [`stream_rng`]`(seed, i, stream)` with separate streams
 //!   for setup, chance and the policy, so no game's numbers depend on any other game;
-//! - (cell, game) pairs are one flat parallel range, and each game's result is folded into
+//! - (cell, game) pairs are one flat parallel range (interleaved, so that every piece of it
+//!   mixes all cells and costs about the same), and each game's result is folded into
 //!   integer totals, whose sums do not depend on the order games finish or on the thread count;
 //! - nothing prints from inside the parallel loop: progress is an atomic counter that the calling
 //!   thread reads.
@@ -134,12 +135,14 @@ pub fn run_experiment_with_progress<G: Game>(
         .build()
         .expect("cannot start the worker threads");
     let threads = pool.current_num_threads();
-    let games = plan.experiment.games;
     let seed = plan.experiment.seed;
     let total = plan.total_games();
     let (causes, metric_count) = (G::loss_causes().len(), G::metric_names().len());
     let cells = plan.cells.len();
     let done = AtomicU64::new(0);
+    // Pieces small enough that the last one running alone is a short tail (about 1/32 of
+    // one thread's share), large enough that building policies per piece is negligible.
+    let max_len = total.div_ceil(threads as u64 * 32).max(1) as usize;
 
     let new_worker = || Worker::<G> {
         acc: Acc::new(cells, causes, metric_count),
@@ -147,8 +150,10 @@ pub fn run_experiment_with_progress<G: Game>(
         legal: Vec::with_capacity(64),
         metrics: vec![0; metric_count],
     };
-    let play = |mut w: Worker<G>, k: u64| {
-        let (c, i) = ((k / games) as usize, k % games);
+    let play = |mut w: Worker<G>, k: usize| {
+        // Interleaved: consecutive indices visit every cell, so any contiguous piece of the
+        // range costs about the same whatever the cells' strategies (load balance).
+        let (c, i) = (k % cells, (k / cells) as u64);
         let cell = &plan.cells[c];
         let policy = w.policies[cell.strategy]
             .get_or_insert_with(|| (plan.strategies[cell.strategy].factory)());
@@ -174,8 +179,9 @@ pub fn run_experiment_with_progress<G: Game>(
         let (pool, new_worker, play) = (&pool, &new_worker, &play);
         let runner = scope.spawn(move || {
             let acc = pool.install(|| {
-                (0..total)
+                (0..usize::try_from(total).expect("the run fits in memory's index range"))
                     .into_par_iter()
+                    .with_max_len(max_len)
                     .fold(new_worker, play)
                     .map(|w| w.acc)
                     .reduce(|| Acc::new(cells, causes, metric_count), Acc::merge)

@@ -1,0 +1,385 @@
+//! The commands of the `sololab` binary: `run`, `play` and `list`. Each resolves its input
+//! completely (files, names, values) before doing any work, picks the game through the registry
+//! ([`with_game!`]) and hands the typed work to the library. Errors come back as `anyhow`
+//! errors that `main` prints on one line with exit status 2.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use clap::{Parser, Subcommand};
+use sololab::lab::{self, ErrorKind, Experiment, Plan, PolicyFactory, Progress, RunOptions};
+use sololab::policy::{Strategy, StrategyErrorKind, strategy_names};
+use sololab::{AxisKind, Game, GameKind, Stream, stream_rng, with_game};
+
+/// Where experiments are looked up by name.
+const EXPERIMENTS_DIR: &str = "experiments";
+/// Where strategies are looked up by name (besides the shipped ones).
+const STRATEGIES_DIR: &str = "strategies";
+/// Where reports go by default (`results/<experiment>/`).
+const RESULTS_DIR: &str = "results";
+
+/// sololab: a headless simulation and balancing lab for solo tabletop games whose opponent is
+/// written into the rules.
+#[derive(Parser, Debug)]
+#[command(name = "sololab", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Run an experiment and write its report to results/<name>/.
+    Run(RunArgs),
+    /// Play one game and print it turn by turn.
+    Play(PlayArgs),
+    /// Show what exists: games, strategies, experiments, a game's setup axes.
+    List {
+        #[command(subcommand)]
+        what: ListWhat,
+    },
+}
+
+#[derive(clap::Args, Debug)]
+struct RunArgs {
+    /// An experiment file, or the name of one in experiments/.
+    experiment: String,
+    /// Games per cell (overrides the file).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    games: Option<u64>,
+    /// Experiment seed (overrides the file).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Worker threads (default: one per core).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Report folder (default: results/<name>).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Also write games.csv, one row per game.
+    #[arg(long)]
+    raw: bool,
+    /// No progress on stderr.
+    #[arg(long)]
+    quiet: bool,
+}
+
+#[derive(clap::Args, Debug)]
+struct PlayArgs {
+    /// The game (see `sololab list games`).
+    game: String,
+    /// The strategy that plays (see `sololab list strategies`).
+    #[arg(long)]
+    policy: String,
+    /// Seed: the game plays like game 0 of an experiment with this seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Start from a position file instead of a new game.
+    #[arg(long, conflicts_with = "set")]
+    position: Option<PathBuf>,
+    /// A setup value, KEY=VALUE (see `sololab list axes GAME`); repeatable.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    set: Vec<String>,
+}
+
+#[derive(Subcommand, Debug)]
+enum ListWhat {
+    /// The games.
+    Games,
+    /// The strategies (strategies/*.toml and the shipped ones).
+    Strategies,
+    /// The experiments in experiments/.
+    Experiments,
+    /// The setup axes of GAME, for [setup], [sweep] and --set.
+    Axes {
+        /// The game.
+        game: String,
+    },
+}
+
+/// Runs the parsed command line.
+///
+/// # Errors
+/// Anything wrong with the input or the report folder, as one message.
+pub fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Run(args) => run_command(&args),
+        Command::Play(args) => play_command(&args),
+        Command::List { what } => list_command(&what),
+    }
+}
+
+fn game_kind(name: &str) -> Result<GameKind> {
+    GameKind::from_name(name).map_err(anyhow::Error::msg)
+}
+
+/// A policy factory for strategy `name`, built once here so that its errors surface before the
+/// run.
+fn policy_factory<G: Game>(name: &str) -> Result<PolicyFactory<G>, ErrorKind> {
+    let dir = Path::new(STRATEGIES_DIR);
+    let strategy = Strategy::named(name, dir).map_err(|e| match e.kind {
+        StrategyErrorKind::NotFound { name, available } => ErrorKind::UnknownStrategy {
+            name,
+            valid: available,
+        },
+        _ => ErrorKind::Strategy {
+            name: name.to_string(),
+            message: e.to_string(),
+        },
+    })?;
+    strategy.build::<G>().map_err(|e| ErrorKind::Strategy {
+        name: name.to_string(),
+        message: e.to_string(),
+    })?;
+    Ok(Arc::new(move || {
+        strategy
+            .build::<G>()
+            .expect("the strategy was built once while planning")
+    }))
+}
+
+fn run_command(args: &RunArgs) -> Result<()> {
+    let path = lab::find_experiment(&args.experiment, Path::new(EXPERIMENTS_DIR))?;
+    let mut experiment = Experiment::load(&path)?;
+    if let Some(games) = args.games {
+        experiment.games = games;
+    }
+    if let Some(seed) = args.seed {
+        experiment.seed = seed;
+    }
+    let kind = experiment.game_kind()?;
+    with_game!(kind, G => run_typed::<G>(experiment, args))
+}
+
+fn run_typed<G: Game>(experiment: Experiment, args: &RunArgs) -> Result<()> {
+    let plan = Plan::<G>::new(experiment, policy_factory::<G>)?;
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| Path::new(RESULTS_DIR).join(&plan.experiment.name));
+    if out.exists() && !out.is_dir() {
+        bail!("{}: the report folder is a file", out.display());
+    }
+    let options = RunOptions {
+        threads: args.threads,
+        raw: args.raw,
+    };
+    let report = if args.quiet {
+        lab::run_experiment(&plan, &options)
+    } else if std::io::stderr().is_terminal() {
+        lab::run_experiment_with_progress(&plan, &options, &Bar::new(plan.total_games()))
+    } else {
+        lab::run_experiment_with_progress(&plan, &options, &Lines::new())
+    };
+    let written = lab::write_report(&report, &out, git_commit().as_deref())?;
+    let mut stdout = std::io::stdout().lock();
+    writeln!(stdout, "{}", report.table())?;
+    if !args.quiet {
+        eprintln!(
+            "{} games in {:.2} s ({:.0} games/s, {} threads); wrote {}",
+            report.total_games(),
+            report.wall_s,
+            report.games_per_s(),
+            report.threads,
+            written
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    Ok(())
+}
+
+/// The source's git commit, when `git` can tell.
+fn git_commit() -> Option<String> {
+    let out = std::process::Command::new("git")
+        .args(["rev-parse", "HEAD"])
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    let commit = String::from_utf8(out.stdout).ok()?.trim().to_string();
+    (out.status.success() && !commit.is_empty()).then_some(commit)
+}
+
+/// An indicatif bar (games, games per second, ETA) for a terminal.
+struct Bar(indicatif::ProgressBar);
+
+impl Bar {
+    fn new(total: u64) -> Bar {
+        let bar = indicatif::ProgressBar::new(total);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {human_pos}/{human_len} games  {per_sec}  ETA {eta}",
+            )
+            .expect("the template is valid"),
+        );
+        Bar(bar)
+    }
+}
+
+impl Progress for Bar {
+    fn update(&self, done: u64, _total: u64) {
+        self.0.set_position(done);
+    }
+    fn finish(&self, _done: u64, _total: u64) {
+        self.0.finish_and_clear();
+    }
+}
+
+/// Plain progress lines on stderr every few seconds, for logs and CI.
+struct Lines {
+    start: Instant,
+    last: Mutex<Instant>,
+}
+
+impl Lines {
+    const EVERY: Duration = Duration::from_secs(5);
+
+    fn new() -> Lines {
+        let now = Instant::now();
+        Lines {
+            start: now,
+            last: Mutex::new(now),
+        }
+    }
+}
+
+impl Progress for Lines {
+    fn update(&self, done: u64, total: u64) {
+        let mut last = self
+            .last
+            .lock()
+            .expect("progress is updated from one thread");
+        if last.elapsed() < Self::EVERY || done >= total {
+            return;
+        }
+        *last = Instant::now();
+        let elapsed = self.start.elapsed().as_secs_f64();
+        let rate = done as f64 / elapsed.max(1e-9);
+        let eta = if rate > 0.0 {
+            (total - done) as f64 / rate
+        } else {
+            f64::INFINITY
+        };
+        eprintln!(
+            "{done}/{total} games ({:.0}%), {rate:.0} games/s, ETA {eta:.0} s",
+            100.0 * done as f64 / total.max(1) as f64
+        );
+    }
+}
+
+fn play_command(args: &PlayArgs) -> Result<()> {
+    let kind = game_kind(&args.game)?;
+    with_game!(kind, G => play_typed::<G>(args))
+}
+
+fn play_typed<G: Game>(args: &PlayArgs) -> Result<()> {
+    let factory = policy_factory::<G>(&args.policy)
+        .map_err(|k| anyhow::anyhow!("--policy {}: {k}", args.policy))?;
+    let start = match &args.position {
+        Some(file) => {
+            let text = std::fs::read_to_string(file)
+                .with_context(|| format!("{}: cannot read", file.display()))?;
+            G::from_position(&text).map_err(|e| match e.line {
+                0 => anyhow::anyhow!("{}: {}", file.display(), e.message),
+                line => anyhow::anyhow!("{}:{line}: {}", file.display(), e.message),
+            })?
+        }
+        None => {
+            let setup = lab::setup_from_pairs::<G>(&args.set)?;
+            G::new_game(&setup, &mut stream_rng(args.seed, 0, Stream::Setup))
+        }
+    };
+    let mut policy = factory();
+    let mut stdout = std::io::stdout().lock();
+    let mut failed = None;
+    lab::play_traced(start, policy.as_mut(), args.seed, &mut |line: &str| {
+        if failed.is_none()
+            && let Err(e) = writeln!(stdout, "{line}")
+        {
+            failed = Some(e);
+        }
+    });
+    match failed {
+        Some(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(()),
+    }
+}
+
+fn list_command(what: &ListWhat) -> Result<()> {
+    let mut out = String::new();
+    match what {
+        ListWhat::Games => {
+            for g in GameKind::ALL {
+                out.push_str(&format!("{:<10} {}\n", g.name(), g.title()));
+            }
+        }
+        ListWhat::Strategies => {
+            let dir = Path::new(STRATEGIES_DIR);
+            for name in strategy_names(dir) {
+                match Strategy::named(&name, dir) {
+                    Ok(s) => {
+                        out.push_str(&format!("{name:<16} {:<8} {}\n", s.kind.name(), s.origin))
+                    }
+                    Err(e) => out.push_str(&format!("{name:<16} invalid: {e}\n")),
+                }
+            }
+        }
+        ListWhat::Experiments => {
+            let dir = Path::new(EXPERIMENTS_DIR);
+            for name in lab::experiment_names(dir) {
+                let path = dir.join(format!("{name}.toml"));
+                match Experiment::load(&path) {
+                    Ok(e) => out.push_str(&format!(
+                        "{name:<24} game {:<6} {} cells x {} games  strategies: {}\n",
+                        e.game,
+                        e.cell_count(),
+                        e.games,
+                        e.strategies.join(", ")
+                    )),
+                    Err(e) => out.push_str(&format!("{name:<24} invalid: {e}\n")),
+                }
+            }
+        }
+        ListWhat::Axes { game } => {
+            let kind = game_kind(game)?;
+            out = with_game!(kind, G => axes_text::<G>());
+        }
+    }
+    std::io::stdout().lock().write_all(out.as_bytes())?;
+    Ok(())
+}
+
+/// `list axes`: one block per axis with its values, default and doc line.
+fn axes_text<G: Game>() -> String {
+    let defaults = G::resolve_setup(&Default::default()).ok();
+    let mut out = String::new();
+    for axis in G::axes() {
+        let values = match &axis.kind {
+            AxisKind::Int { min, max } => format!("integer {min}..={max}"),
+            AxisKind::Bool => "true | false".to_string(),
+            AxisKind::Name => {
+                let names = defaults
+                    .as_ref()
+                    .map(|s| G::axis_names(s, axis.name))
+                    .unwrap_or_default();
+                if names.is_empty() {
+                    "name".to_string()
+                } else {
+                    names.join(" | ")
+                }
+            }
+        };
+        out.push_str(&format!("{:<18} {}\n", axis.name, axis.doc));
+        out.push_str(&format!(
+            "{:<18}   values: {values}; default: {}\n",
+            "", axis.default
+        ));
+    }
+    out
+}
