@@ -212,12 +212,14 @@ struct Bar(indicatif::ProgressBar);
 impl Bar {
     fn new(total: u64) -> Bar {
         let bar = indicatif::ProgressBar::new(total);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{bar:40} {human_pos}/{human_len} games  {per_sec}  ETA {eta}",
-            )
-            .expect("the template is valid"),
-        );
+        let style = indicatif::ProgressStyle::with_template(
+            "{bar:40} {human_pos}/{human_len} games  {rate}  ETA {eta}",
+        )
+        .expect("the template is valid")
+        .with_key("rate", |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+            let _ = write!(w, "{:.0} games/s", state.per_sec());
+        });
+        bar.set_style(style);
         Bar(bar)
     }
 }
