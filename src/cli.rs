@@ -216,9 +216,12 @@ impl Bar {
             "{bar:40} {human_pos}/{human_len} games  {rate}  ETA {eta}",
         )
         .expect("the template is valid")
-        .with_key("rate", |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-            let _ = write!(w, "{:.0} games/s", state.per_sec());
-        });
+        .with_key(
+            "rate",
+            |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.0} games/s", state.per_sec());
+            },
+        );
         bar.set_style(style);
         Bar(bar)
     }
