@@ -82,7 +82,7 @@ pub struct RiftSetup {
 /// The pilot pick meaning "the mech's own pilot".
 pub const OWN_PILOT: u8 = u8::MAX;
 
-static AXES: [Axis; 17] = [
+static AXES: [Axis; 19] = [
     Axis {
         name: "mode",
         kind: AxisKind::Name,
@@ -154,6 +154,18 @@ static AXES: [Axis; 17] = [
         kind: AxisKind::Name,
         default: "own",
         doc: "pilot B: own, random or a name (Setup 3)",
+    },
+    Axis {
+        name: "build_a",
+        kind: AxisKind::Name,
+        default: "random",
+        doc: "mech A and its pilot together: MECH/PILOT (PILOT may be own or random), instead of mech_a and pilot_a (Setup 2)",
+    },
+    Axis {
+        name: "build_b",
+        kind: AxisKind::Name,
+        default: "random",
+        doc: "mech B and its pilot together: MECH/PILOT, instead of mech_b and pilot_b (Setup 3)",
     },
     Axis {
         name: "upgrades",
@@ -295,33 +307,60 @@ impl RiftSetup {
         };
         let maps = list("maps", 2, &map_names, &|n| content.map_index(n))?;
         let monsters = list("monsters", 3, &mon_names, &|n| content.monster_index(n))?;
-        let mech_a = pick(
-            "mech_a",
-            get_name(values, "mech_a", "random")?,
-            |n| content.mech_index(n),
-            &mech_names,
-        )?;
-        let mech_b = pick(
-            "mech_b",
-            get_name(values, "mech_b", "random")?,
-            |n| content.mech_index(n),
-            &mech_names,
-        )?;
-        if mech_a.is_some() && mech_a == mech_b {
-            return Err(setup_err(
-                "mech_b",
-                "mech A and mech B must differ".to_string(),
-            ));
-        }
-        let pilot = |axis: &str| -> Result<Pick, SetupError> {
-            let s = get_name(values, axis, "own")?;
+        let pilot = |axis: &str, s: &str| -> Result<Pick, SetupError> {
             if s.eq_ignore_ascii_case("own") {
                 return Ok(Some(OWN_PILOT));
             }
             pick(axis, s, |n| content.pilot_index(n), &pilot_names)
                 .map_err(|e| SetupError(e.0.replace("(valid: random,", "(valid: own, random,")))
         };
-        let pilots = [pilot("pilot_a")?, pilot("pilot_b")?];
+        // A build (`build_a = "Wukong/Sun Li"`) names a mech and its pilot together.
+        let mut mechs: [Pick; 2] = [None; 2];
+        let mut pilots: [Pick; 2] = [Some(OWN_PILOT); 2];
+        for (k, side) in ["a", "b"].iter().enumerate() {
+            let (mech_axis, pilot_axis, build_axis) = (
+                format!("mech_{side}"),
+                format!("pilot_{side}"),
+                format!("build_{side}"),
+            );
+            let build = get_name(values, &build_axis, "random")?;
+            if !build.eq_ignore_ascii_case("random") {
+                if values.contains_key(&mech_axis) || values.contains_key(&pilot_axis) {
+                    return Err(setup_err(
+                        &build_axis,
+                        format!("give either {build_axis} or {mech_axis}/{pilot_axis}, not both"),
+                    ));
+                }
+                let Some((m, p)) = build.split_once('/') else {
+                    return Err(setup_err(
+                        &build_axis,
+                        format!("'{build}' must be random or MECH/PILOT (e.g. Wukong/own)"),
+                    ));
+                };
+                mechs[k] = pick(
+                    &build_axis,
+                    m.trim(),
+                    |n| content.mech_index(n),
+                    &mech_names,
+                )?;
+                pilots[k] = pilot(&build_axis, p.trim())?;
+            } else {
+                mechs[k] = pick(
+                    &mech_axis,
+                    get_name(values, &mech_axis, "random")?,
+                    |n| content.mech_index(n),
+                    &mech_names,
+                )?;
+                pilots[k] = pilot(&pilot_axis, get_name(values, &pilot_axis, "own")?)?;
+            }
+        }
+        let (mech_a, mech_b) = (mechs[0], mechs[1]);
+        if mech_a.is_some() && mech_a == mech_b {
+            return Err(setup_err(
+                "mech_b",
+                "mech A and mech B must differ".to_string(),
+            ));
+        }
         if pilots[0].is_some() && pilots[0] != Some(OWN_PILOT) && pilots[0] == pilots[1] {
             return Err(setup_err(
                 "pilot_b",
@@ -411,6 +450,9 @@ impl Rift {
                     .map(|p| p as u8),
                 other => other,
             };
+        }
+        if pilots[1].is_some() && pilots[1] == pilots[0] {
+            pilots[1] = None; // B's own pilot already flies mech A: draw another
         }
         fill_picks(&mut pilots, c.pilots.len() as u8, rng);
         let fixed = |p: Pick| p.unwrap_or(u8::MAX);
@@ -828,10 +870,11 @@ impl Rift {
             .filter(|m| m.on_map())
             .map(|m| m.hp as f64)
             .sum();
+        let units = p.units();
         out[6] = p
             .monsters
             .iter()
-            .filter(|m| m.at == state::Where::Detected)
+            .filter(|m| m.at == state::Where::Detected && units & bit(m.tile) == 0)
             .count() as f64;
         out[7] = p.campaign_die as f64;
         out[8] = if p.result >= 2 { 1.0 } else { 0.0 };
@@ -848,7 +891,8 @@ impl Rift {
 
 /// Feature names (see [`Rift::feature_values`]): `buildings` intact, `ruins_left` in the supply,
 /// `mech_hp` summed, `mechs_alive`, `monsters` on the map, `monster_hp` summed, `detections`
-/// pending, `turns_left` (the campaign die), `doomed` (1 if the preview loses the game),
+/// pending whose spawn tile is free (a unit on the tile will block the spawn), `turns_left`
+/// (the campaign die), `doomed` (1 if the preview loses the game),
 /// `monster_threat` (monsters on the map, Alphas counting double).
 pub const FEATURES: [&str; 10] = [
     "buildings",
@@ -912,6 +956,7 @@ impl Game for Rift {
             "maps" => c.maps.iter().map(|m| m.name.clone()).collect(),
             "monsters" => c.monsters.iter().map(|m| m.name.clone()).collect(),
             "mech_a" | "mech_b" => c.mechs.iter().map(|m| m.name.clone()).collect(),
+            "build_a" | "build_b" => c.mechs.iter().map(|m| format!("{}/own", m.name)).collect(),
             "pilot_a" | "pilot_b" => c.pilots.iter().map(|m| m.name.clone()).collect(),
             _ => return Vec::new(),
         };
