@@ -71,7 +71,7 @@ fn is_legal(r: &Rift, a: RiftAction) -> bool {
                 return false;
             }
             let mv = r.mech_movement(i) as usize;
-            if r.mech_flies(i) {
+            if r.mech_moves_over(i) {
                 let d = col(tile).abs_diff(col(m.tile)) + row(tile).abs_diff(row(m.tile));
                 return d <= mv;
             }

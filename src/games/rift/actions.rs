@@ -99,13 +99,14 @@ impl Rift {
     }
 
     /// Tiles mech `i` can move to: within its movement by orthogonal steps, not through
-    /// obstacles or monsters (fliers go over anything), ending on an empty tile other than its own.
+    /// obstacles or monsters (fliers and leapers go over anything), ending on an empty tile other
+    /// than its own.
     pub fn move_tiles(&self, i: usize) -> Bits {
         let m = &self.mechs[i];
         let mv = self.mech_movement(i);
         let pass =
             ALL_TILES & !(self.buildings | self.mountains | self.rock | self.monster_tiles());
-        let fly = self.mech_flies(i);
+        let fly = self.mech_moves_over(i);
         let mut reach = bit(m.tile);
         let mut frontier = reach;
         for _ in 0..mv {

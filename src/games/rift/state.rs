@@ -468,6 +468,12 @@ impl Rift {
             || self.upgrades(i).any(|u| matches!(u, Upgrade::Flying))
     }
 
+    /// Whether mech `i` moves over anything (flying or leaping; Units).
+    pub fn mech_moves_over(&self, i: usize) -> bool {
+        self.mech_flies(i)
+            || self.content.mechs[self.mechs[i].card as usize].locomotion == Locomotion::Leap
+    }
+
     /// Maximum HP of mech `i` from its card and upgrades, at most 6 (a die face; CONTENT.md, I35).
     pub fn mech_max_hp(&self, i: usize) -> u8 {
         let base = self.content.mechs[self.mechs[i].card as usize].hp;
