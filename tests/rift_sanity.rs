@@ -1,0 +1,74 @@
+//! Sanity of the Rift's difficulty (issue 4): with greedy, fewer ruins never makes the game or
+//! the campaign easier. If the lab ever says otherwise, a rule is wrong.
+//!
+//! In single games the win rate at 1 ruin is below the rate at 3 with non-overlapping Wilson
+//! intervals. Whole campaigns are (with the assumed content) almost never won by greedy at any
+//! setting, so there the test compares the mean number of campaign games won, with
+//! non-overlapping 95% intervals of the mean.
+
+use std::path::Path;
+
+use sololab::games::rift::{Rift, RiftSetup};
+use sololab::lab::{Z95, play_game, wilson};
+use sololab::{AxisValue, Game, SetupValues, Strategy};
+
+fn setup(mode: &str, ruins: i64) -> RiftSetup {
+    let mut v = SetupValues::new();
+    v.insert("mode".into(), AxisValue::Name(mode.into()));
+    v.insert("ruins".into(), AxisValue::Int(ruins));
+    RiftSetup::resolve(&v).unwrap()
+}
+
+/// Plays `n` games with greedy; returns (wins, sum of games won, sum of squares of games won).
+fn greedy_games(s: &RiftSetup, n: u64) -> (u64, i64, i64) {
+    let strategy = Strategy::named("greedy", Path::new("strategies")).unwrap();
+    let mut policy = strategy.build::<Rift>().unwrap();
+    let mut legal = Vec::new();
+    let mut metrics = vec![0i64; Rift::metric_names().len()];
+    let won_idx = Rift::metric_names()
+        .iter()
+        .position(|m| *m == "games_won")
+        .unwrap();
+    let (mut wins, mut sum, mut sq) = (0, 0, 0);
+    for i in 0..n {
+        let g: Rift = play_game(s, policy.as_mut(), 42, i, &mut legal);
+        wins += u64::from(g.outcome().is_some_and(|o| o.is_win()));
+        g.metrics(&mut metrics);
+        sum += metrics[won_idx];
+        sq += metrics[won_idx] * metrics[won_idx];
+    }
+    (wins, sum, sq)
+}
+
+#[test]
+fn fewer_ruins_make_a_single_game_harder() {
+    let n = 800;
+    let (w3, ..) = greedy_games(&setup("game", 3), n);
+    let (w1, ..) = greedy_games(&setup("game", 1), n);
+    let (lo3, hi3) = wilson(w3, n, Z95);
+    let (lo1, hi1) = wilson(w1, n, Z95);
+    assert!(
+        hi1 < lo3,
+        "1 ruin: {w1}/{n} [{lo1:.3}, {hi1:.3}] must be below 3 ruins: {w3}/{n} [{lo3:.3}, {hi3:.3}]"
+    );
+}
+
+#[test]
+fn fewer_ruins_make_the_campaign_harder() {
+    let n = 800;
+    let interval = |sum: i64, sq: i64| {
+        let mean = sum as f64 / n as f64;
+        let var = (sq as f64 / n as f64 - mean * mean).max(0.0);
+        let half = Z95 * (var / n as f64).sqrt();
+        (mean - half, mean + half)
+    };
+    let (w3, s3, q3) = greedy_games(&setup("campaign", 3), n);
+    let (w1, s1, q1) = greedy_games(&setup("campaign", 1), n);
+    let (lo3, hi3) = interval(s3, q3);
+    let (lo1, hi1) = interval(s1, q1);
+    assert!(w1 <= w3, "campaign wins: 1 ruin {w1}, 3 ruins {w3}");
+    assert!(
+        hi1 < lo3,
+        "mean games won, 1 ruin [{lo1:.3}, {hi1:.3}] must be below 3 ruins [{lo3:.3}, {hi3:.3}]"
+    );
+}
