@@ -8,6 +8,7 @@
 //! nothing. The API is generic over the [`Game`](crate::Game), so tests drive it with the
 //! [`Race`](crate::games::race::Race) fixture; the CLI picks the game through the registry.
 
+mod bench;
 mod experiment;
 mod plan;
 mod play;
@@ -15,6 +16,11 @@ mod report;
 mod runner;
 mod stats;
 
+pub use bench::{
+    BENCH_CSV_HEADER, BENCH_SEED, BENCH_STRATEGIES, BenchRow, Counted, Workload, WorkloadAnswer,
+    bench_csv, bench_games, bench_strategy, bench_table, default_workloads, play_workload,
+    policy_factory, reset_steps, run_workload, sample_states, steps,
+};
 pub use experiment::{
     ErrorKind, Experiment, ExperimentError, Location, experiment_names, find_experiment,
 };

@@ -1,0 +1,561 @@
+//! Measuring the simulators: games per second per game and strategy through the lab's own
+//! runner (`sololab bench`), fixed seeded workloads for the instruction-count gate
+//! (`sololab bench --workload`, `scripts/bench-gate.sh`), and the helpers the criterion
+//! benchmarks in `benches/` share: a step-counting game adapter ([`Counted`]) and sampled
+//! states ([`sample_states`]).
+//!
+//! Everything here goes through the registry ([`GameKind::ALL`] and
+//! [`with_game!`](crate::with_game)), so a game added there is measured and gated with no code
+//! of its own.
+
+use std::cell::Cell;
+use std::fmt;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
+
+use super::experiment::{ErrorKind, Experiment, ExperimentError};
+use super::plan::{Plan, PolicyFactory};
+use super::runner::{RunOptions, play_game, run_experiment};
+use crate::game::{
+    Axis, Game, GameRng, Outcome, PlanStep, PositionError, SetupError, SetupValues, Stream, Tracer,
+    below, stream_rng,
+};
+use crate::games::GameKind;
+use crate::policy::{Strategy, StrategyErrorKind, StrategyKind};
+use crate::with_game;
+
+// ---------------------------------------------------------------------------------------------
+// Counting simulated steps.
+
+thread_local! {
+    static STEPS: Cell<u64> = const { Cell::new(0) };
+}
+
+/// The number of [`Game::apply`] calls made on [`Counted`] states by this thread since the last
+/// [`reset_steps`] (a thread-local counter: read it on the thread that played).
+pub fn steps() -> u64 {
+    STEPS.with(Cell::get)
+}
+
+/// Sets this thread's [`steps`] counter to 0.
+pub fn reset_steps() {
+    STEPS.with(|s| s.set(0));
+}
+
+/// A game adapter that counts simulated steps: every [`Game::apply`] (and
+/// [`apply_traced`](Game::apply_traced)) on a `Counted<G>` adds one to this thread's
+/// [`steps`] counter and then plays `G`'s rule unchanged. Everything else forwards to `G`, so
+/// a policy built for `Counted<G>` makes the same choices as one built for `G`, and the count
+/// includes every `apply` a search makes: tree descent, rollouts and the greedy look-ahead
+/// inside rollouts.
+///
+/// The cost is one thread-local increment per step (about a nanosecond).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Counted<G>(pub G);
+
+impl<G: fmt::Display> fmt::Display for Counted<G> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl<G: Game> Game for Counted<G> {
+    type Action = G::Action;
+    type Setup = G::Setup;
+    const NAME: &'static str = G::NAME;
+    const MAX_DECISIONS: u32 = G::MAX_DECISIONS;
+
+    fn axes() -> &'static [Axis] {
+        G::axes()
+    }
+    fn resolve_setup(values: &SetupValues) -> Result<G::Setup, SetupError> {
+        G::resolve_setup(values)
+    }
+    fn axis_names(setup: &G::Setup, axis: &str) -> Vec<String> {
+        G::axis_names(setup, axis)
+    }
+    fn new_game(setup: &G::Setup, rng: &mut GameRng) -> Self {
+        Counted(G::new_game(setup, rng))
+    }
+    #[inline]
+    fn legal_actions(&self, out: &mut Vec<G::Action>) {
+        self.0.legal_actions(out);
+    }
+    #[inline]
+    fn apply_traced<T: Tracer>(&mut self, action: G::Action, rng: &mut GameRng, trace: &mut T) {
+        STEPS.with(|s| s.set(s.get() + 1));
+        self.0.apply_traced(action, rng, trace);
+    }
+    #[inline]
+    fn outcome(&self) -> Option<Outcome> {
+        self.0.outcome()
+    }
+    fn loss_causes() -> &'static [&'static str] {
+        G::loss_causes()
+    }
+    fn feature_names() -> &'static [&'static str] {
+        G::feature_names()
+    }
+    #[inline]
+    fn features(&self, out: &mut [f64]) {
+        self.0.features(out);
+    }
+    fn metric_names() -> &'static [&'static str] {
+        G::metric_names()
+    }
+    fn metrics(&self, out: &mut [i64]) {
+        self.0.metrics(out);
+    }
+    fn turns(&self) -> u32 {
+        self.0.turns()
+    }
+    #[inline]
+    fn determinize(&mut self, rng: &mut GameRng) {
+        self.0.determinize(rng);
+    }
+    #[inline]
+    fn plan_step(&self, action: G::Action) -> PlanStep {
+        self.0.plan_step(action)
+    }
+    fn action_text(&self, action: G::Action) -> String {
+        self.0.action_text(action)
+    }
+    fn to_position(&self) -> String {
+        self.0.to_position()
+    }
+    fn from_position(text: &str) -> Result<Self, PositionError> {
+        G::from_position(text).map(Counted)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sampled states, for the legal-action and state-copy benchmarks.
+
+/// `count` unfinished states met along random playouts of `setup` (game `i` on the seed streams
+/// of `seed`, every state from the first decision to the last), for benchmarks that measure
+/// one operation on realistic states. Deterministic for a given `seed`.
+///
+/// # Panics
+/// When a playout exceeds [`Game::MAX_DECISIONS`] (a bug in the game).
+pub fn sample_states<G: Game>(setup: &G::Setup, count: usize, seed: u64) -> Vec<G> {
+    let mut states = Vec::with_capacity(count);
+    let mut legal = Vec::new();
+    let mut index = 0u64;
+    while states.len() < count {
+        let mut state = G::new_game(setup, &mut stream_rng(seed, index, Stream::Setup));
+        let mut chance = stream_rng(seed, index, Stream::Chance);
+        let mut own = stream_rng(seed, index, Stream::Policy);
+        let mut decisions = 0;
+        while state.outcome().is_none() && states.len() < count {
+            assert!(
+                decisions < G::MAX_DECISIONS,
+                "{}: playout too long",
+                G::NAME
+            );
+            states.push(state);
+            state.legal_actions(&mut legal);
+            let action = legal[below(&mut own, legal.len() as u32) as usize];
+            state.apply(action, &mut chance);
+            decisions += 1;
+        }
+        index += 1;
+    }
+    states
+}
+
+// ---------------------------------------------------------------------------------------------
+// Strategies.
+
+/// A [`PolicyFactory`] for the strategy `name` (a file in `dir` or a shipped strategy), built
+/// once here so that its errors surface before any game is played.
+///
+/// # Errors
+/// [`ErrorKind::UnknownStrategy`] listing the available names, or [`ErrorKind::Strategy`] with
+/// the loader's message when the file is bad or has no weights for `G`.
+pub fn policy_factory<G: Game>(name: &str, dir: &Path) -> Result<PolicyFactory<G>, ErrorKind> {
+    let strategy = Strategy::named(name, dir).map_err(|e| match e.kind {
+        StrategyErrorKind::NotFound { name, available } => ErrorKind::UnknownStrategy {
+            name,
+            valid: available,
+        },
+        _ => ErrorKind::Strategy {
+            name: name.to_string(),
+            message: e.to_string(),
+        },
+    })?;
+    strategy.build::<G>().map_err(|e| ErrorKind::Strategy {
+        name: name.to_string(),
+        message: e.to_string(),
+    })?;
+    Ok(Arc::new(move || {
+        strategy
+            .build::<G>()
+            .expect("the strategy was built once before")
+    }))
+}
+
+/// The strategies `sololab bench` measures by default.
+pub const BENCH_STRATEGIES: &[&str] = &["random", "greedy", "mcts-200"];
+
+/// The seed of every benchmark and workload run (games `0..n` of it).
+pub const BENCH_SEED: u64 = 1;
+
+/// Games per measurement of `sololab bench` for a strategy of `kind`: sized so that each
+/// measurement takes about a second or less on one core of a small machine.
+pub fn bench_games(kind: &StrategyKind) -> u64 {
+    match kind {
+        StrategyKind::Random => 40_000,
+        StrategyKind::Greedy { .. } => 400,
+        StrategyKind::Mcts { config, .. } => (2000 / u64::from(config.iterations)).max(2),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// `sololab bench`: games per second through the runner.
+
+/// One line of `sololab bench`: games per second of one game and strategy, on one thread and
+/// on all threads.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BenchRow {
+    /// The game's registry name.
+    pub game: &'static str,
+    /// The strategy's name.
+    pub strategy: String,
+    /// Games played per measurement.
+    pub games: u64,
+    /// Games won in one measurement (the same on every thread count; a check that both runs
+    /// played the same games).
+    pub wins: u64,
+    /// Games per second with one worker thread.
+    pub games_per_s_1: f64,
+    /// Worker threads of the parallel measurement (all the machine's threads unless set).
+    pub threads: usize,
+    /// Games per second with `threads` worker threads.
+    pub games_per_s_n: f64,
+}
+
+impl BenchRow {
+    /// `games_per_s_n / games_per_s_1`: the speed-up from using `threads` threads (ideally
+    /// `threads`).
+    pub fn scaling(&self) -> f64 {
+        if self.games_per_s_1 > 0.0 {
+            self.games_per_s_n / self.games_per_s_1
+        } else {
+            0.0
+        }
+    }
+}
+
+/// Measures `strategy` on game `kind`: `games` seeded games (games `0..games` of
+/// [`BENCH_SEED`], default setup; [`bench_games`] when `None`) run by
+/// [`run_experiment`] once on one worker thread and once on `threads` threads (`0`: one per
+/// core). Strategies are looked up in `dir`, then among the shipped ones.
+///
+/// # Errors
+/// When the strategy does not exist or does not build for the game.
+///
+/// # Panics
+/// When the two runs disagree on the number of wins (they play the same seeded games, so that
+/// would be a reproducibility bug), or when the runner panics.
+pub fn bench_strategy(
+    kind: GameKind,
+    strategy: &str,
+    games: Option<u64>,
+    threads: usize,
+    dir: &Path,
+) -> Result<BenchRow, ExperimentError> {
+    with_game!(kind, G => bench_typed::<G>(strategy, games, threads, dir))
+}
+
+fn bench_typed<G: Game>(
+    strategy: &str,
+    games: Option<u64>,
+    threads: usize,
+    dir: &Path,
+) -> Result<BenchRow, ExperimentError> {
+    let games = match games {
+        Some(n) => n,
+        None => {
+            let s = Strategy::named(strategy, dir).map_err(|e| ExperimentError {
+                at: super::experiment::Location {
+                    path: format!("strategy {strategy}"),
+                    line_column: None,
+                },
+                kind: ErrorKind::Strategy {
+                    name: strategy.to_string(),
+                    message: e.to_string(),
+                },
+            })?;
+            bench_games(&s.kind)
+        }
+    };
+    let text = format!(
+        "name = \"bench\"\ngame = {}\nstrategies = [{}]\ngames = {games}\nseed = {BENCH_SEED}\n",
+        toml::Value::String(G::NAME.to_string()),
+        toml::Value::String(strategy.to_string()),
+    );
+    let experiment = Experiment::parse(&text, "sololab bench")?;
+    let plan = Plan::<G>::new(experiment, |name| policy_factory::<G>(name, dir))?;
+    let one = run_experiment(
+        &plan,
+        &RunOptions {
+            threads: 1,
+            raw: false,
+        },
+    );
+    let all = run_experiment(
+        &plan,
+        &RunOptions {
+            threads,
+            raw: false,
+        },
+    );
+    let wins = |r: &super::report::Report| r.cells[0].totals.wins;
+    assert_eq!(
+        wins(&one),
+        wins(&all),
+        "{} {strategy}: 1 and {} threads played different games",
+        G::NAME,
+        all.threads
+    );
+    Ok(BenchRow {
+        game: G::NAME,
+        strategy: strategy.to_string(),
+        games,
+        wins: wins(&one),
+        games_per_s_1: one.games_per_s(),
+        threads: all.threads,
+        games_per_s_n: all.games_per_s(),
+    })
+}
+
+/// The CSV columns of `sololab bench --csv`, in order.
+pub const BENCH_CSV_HEADER: &[&str] = &[
+    "game",
+    "strategy",
+    "games",
+    "wins",
+    "games_per_s_1_thread",
+    "threads",
+    "games_per_s_n_threads",
+    "scaling",
+];
+
+/// `rows` as CSV with [`BENCH_CSV_HEADER`] (rates with one decimal, scaling with two).
+pub fn bench_csv(rows: &[BenchRow]) -> String {
+    let mut out = BENCH_CSV_HEADER.join(",");
+    out.push('\n');
+    for r in rows {
+        out.push_str(&format!(
+            "{},{},{},{},{:.1},{},{:.1},{:.2}\n",
+            r.game,
+            r.strategy,
+            r.games,
+            r.wins,
+            r.games_per_s_1,
+            r.threads,
+            r.games_per_s_n,
+            r.scaling()
+        ));
+    }
+    out
+}
+
+/// `rows` as an aligned table for the terminal.
+pub fn bench_table(rows: &[BenchRow]) -> String {
+    let threads = rows.first().map_or(0, |r| r.threads);
+    let mut lines = vec![vec![
+        "game".to_string(),
+        "strategy".to_string(),
+        "games".to_string(),
+        "games/s (1 thread)".to_string(),
+        format!("games/s ({threads} threads)"),
+        "scaling".to_string(),
+    ]];
+    for r in rows {
+        lines.push(vec![
+            r.game.to_string(),
+            r.strategy.clone(),
+            r.games.to_string(),
+            format!("{:.1}", r.games_per_s_1),
+            format!("{:.1}", r.games_per_s_n),
+            format!("{:.2}x", r.scaling()),
+        ]);
+    }
+    align(&lines)
+}
+
+/// Left-aligns the first two columns and right-aligns the others.
+fn align(lines: &[Vec<String>]) -> String {
+    let columns = lines[0].len();
+    let widths: Vec<usize> = (0..columns)
+        .map(|c| {
+            lines
+                .iter()
+                .map(|l| l[c].chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    for line in lines {
+        let cells: Vec<String> = line
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .map(|(c, (text, &w))| {
+                if c < 2 {
+                    format!("{text:<w$}")
+                } else {
+                    format!("{text:>w$}")
+                }
+            })
+            .collect();
+        out.push_str(cells.join("  ").trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Workloads for the instruction-count gate.
+
+/// A fixed, seeded amount of work for the instruction-count gate: `games` games (games
+/// `0..games` of [`BENCH_SEED`], default setup) of `game` played with `strategy`, one after the
+/// other on the calling thread. Written `game/strategy/games` (`rift/random/2000`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Workload {
+    /// The game.
+    pub game: GameKind,
+    /// The strategy's name.
+    pub strategy: String,
+    /// Games to play (`>= 1`).
+    pub games: u64,
+}
+
+impl fmt::Display for Workload {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}/{}", self.game.name(), self.strategy, self.games)
+    }
+}
+
+impl std::str::FromStr for Workload {
+    type Err = String;
+
+    /// Reads `game/strategy/games`.
+    ///
+    /// # Errors
+    /// A one-line message when the text has not three parts, the game is unknown, or `games`
+    /// is not a whole number `>= 1`.
+    fn from_str(text: &str) -> Result<Workload, String> {
+        let parts: Vec<&str> = text.split('/').collect();
+        let [game, strategy, games] = parts[..] else {
+            return Err(format!("workload '{text}': expected GAME/STRATEGY/GAMES"));
+        };
+        let game = GameKind::from_name(game).map_err(|e| format!("workload '{text}': {e}"))?;
+        let games = match games.parse::<u64>() {
+            Ok(n) if n >= 1 => n,
+            _ => {
+                return Err(format!(
+                    "workload '{text}': games '{games}' is not a whole number >= 1"
+                ));
+            }
+        };
+        if strategy.is_empty() {
+            return Err(format!("workload '{text}': no strategy"));
+        }
+        Ok(Workload {
+            game,
+            strategy: strategy.to_string(),
+            games,
+        })
+    }
+}
+
+/// The gate's workloads: for every game of the registry, 2000 random games, 100 greedy games
+/// and 3 `mcts-200` games (about a minute under callgrind on a small machine, all together).
+pub fn default_workloads() -> Vec<Workload> {
+    let mut out = Vec::new();
+    for &game in GameKind::ALL {
+        for (strategy, games) in [("random", 2000), ("greedy", 100), ("mcts-200", 3)] {
+            out.push(Workload {
+                game,
+                strategy: strategy.to_string(),
+                games,
+            });
+        }
+    }
+    out
+}
+
+/// What a workload computed: enough to check that it played the games it should have.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct WorkloadAnswer {
+    /// Games finished (equals the workload's `games`).
+    pub games: u64,
+    /// Games won.
+    pub wins: u64,
+    /// Turns played in all games ([`Game::turns`] of each finished game).
+    pub turns: u64,
+    /// Simulated steps: every [`Game::apply`], the policies' look-ahead and search included.
+    pub steps: u64,
+    /// Wall-clock seconds (not part of the answer proper: it varies from run to run).
+    pub wall_s: f64,
+}
+
+impl fmt::Display for WorkloadAnswer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "games={} wins={} turns={} steps={}",
+            self.games, self.wins, self.turns, self.steps
+        )
+    }
+}
+
+/// Runs `workload` with strategies from `dir` (or the shipped ones): the games one after the
+/// other on the calling thread through [`play_game`] (the runner's own per-game code), on
+/// [`Counted`] states so that the answer includes the simulated steps. The answer depends only
+/// on the workload (and the code), never on the machine.
+///
+/// # Errors
+/// When the strategy does not exist or does not build for the game.
+pub fn run_workload(workload: &Workload, dir: &Path) -> Result<WorkloadAnswer, ErrorKind> {
+    with_game!(workload.game, G => {
+        let factory = policy_factory::<Counted<G>>(&workload.strategy, dir)?;
+        let setup = G::resolve_setup(&SetupValues::new()).map_err(|e| ErrorKind::Setup {
+            cell: String::new(),
+            message: e.0,
+        })?;
+        Ok(play_workload::<Counted<G>>(&setup, &factory, workload.games))
+    })
+}
+
+/// The measured loop of [`run_workload`], kept out of line under a stable name so that
+/// `valgrind --tool=callgrind --toggle-collect='*play_workload*'` counts exactly its
+/// instructions.
+#[inline(never)]
+pub fn play_workload<G: Game>(
+    setup: &G::Setup,
+    factory: &PolicyFactory<G>,
+    games: u64,
+) -> WorkloadAnswer {
+    let start = Instant::now();
+    let mut policy = factory();
+    let mut legal = Vec::with_capacity(64);
+    let (mut wins, mut turns) = (0, 0);
+    let before = steps();
+    for index in 0..games {
+        let end = play_game::<G>(setup, policy.as_mut(), BENCH_SEED, index, &mut legal);
+        wins += u64::from(end.outcome().is_some_and(Outcome::is_win));
+        turns += u64::from(end.turns());
+    }
+    WorkloadAnswer {
+        games,
+        wins,
+        turns,
+        steps: steps() - before,
+        wall_s: start.elapsed().as_secs_f64(),
+    }
+}
