@@ -952,6 +952,9 @@ impl Game for Rift {
     }
     fn axis_names(setup: &RiftSetup, axis: &str) -> Vec<String> {
         let c = setup.content;
+        if axis == "mode" {
+            return vec!["game".to_string(), "campaign".to_string()];
+        }
         let mut v: Vec<String> = match axis {
             "maps" => c.maps.iter().map(|m| m.name.clone()).collect(),
             "monsters" => c.monsters.iter().map(|m| m.name.clone()).collect(),
