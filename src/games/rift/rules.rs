@@ -59,7 +59,17 @@ impl Rift {
             self.result = 2 + c;
             self.phase = Phase::Over;
             self.finish_game();
-            trace.event(|| format!("LOST: {}", super::LOSS_CAUSES[c as usize].replace('_', " ")));
+            trace.event(|| {
+                let cause = super::LOSS_CAUSES[c as usize].replace('_', " ");
+                if self.campaign.on {
+                    format!(
+                        "LOST: {cause}, in game {} of the campaign",
+                        self.campaign.game + 1
+                    )
+                } else {
+                    format!("LOST: {cause}")
+                }
+            });
         }
     }
 
@@ -616,7 +626,16 @@ impl Rift {
             self.result = 1;
             self.phase = Phase::Over;
             self.finish_game();
-            trace.event(|| "WON: the campaign die reached 0".to_string());
+            trace.event(|| {
+                if self.campaign.on {
+                    format!(
+                        "game {} WON: the campaign die reached 0",
+                        self.campaign.game + 1
+                    )
+                } else {
+                    "WON: the campaign die reached 0".to_string()
+                }
+            });
             return;
         }
         let water = self.water_now() & !self.water;

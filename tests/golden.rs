@@ -1,0 +1,68 @@
+//! Golden playthroughs: `sololab play` of fixed seeds must print exactly the committed traces in
+//! `tests/golden/`. A rules or trace change shows up here as a diff; after a deliberate change,
+//! regenerate them with `scripts/regen-golden.sh` and review the diff.
+
+use std::process::Command;
+
+fn check(args: &[&str], golden: &str) {
+    let out = Command::new(env!("CARGO_BIN_EXE_sololab"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run sololab");
+    assert!(
+        out.status.success(),
+        "sololab {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let got = String::from_utf8(out.stdout).unwrap();
+    let path = format!("{}/tests/golden/{golden}", env!("CARGO_MANIFEST_DIR"));
+    let want = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    if got != want {
+        let line = got
+            .lines()
+            .zip(want.lines())
+            .position(|(a, b)| a != b)
+            .unwrap_or(0);
+        panic!(
+            "{golden} differs from `sololab {}` at line {}:\n  golden: {:?}\n  now:    {:?}\n(after a deliberate change: scripts/regen-golden.sh)",
+            args.join(" "),
+            line + 1,
+            want.lines().nth(line).unwrap_or(""),
+            got.lines().nth(line).unwrap_or("")
+        );
+    }
+}
+
+#[test]
+fn rift_random_seed_7() {
+    check(
+        &["play", "rift", "--policy", "random", "--seed", "7"],
+        "rift-random-seed7.txt",
+    );
+}
+
+#[test]
+fn rift_random_seed_11() {
+    check(
+        &["play", "rift", "--policy", "random", "--seed", "11"],
+        "rift-random-seed11.txt",
+    );
+}
+
+#[test]
+fn rift_campaign_random_seed_3() {
+    check(
+        &[
+            "play",
+            "rift",
+            "--policy",
+            "random",
+            "--seed",
+            "3",
+            "--set",
+            "mode=campaign",
+        ],
+        "rift-campaign-random-seed3.txt",
+    );
+}
