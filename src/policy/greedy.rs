@@ -90,6 +90,9 @@ pub struct GreedyPolicy<G: Game> {
     samples: u32,
     follow: Vec<G::Action>,
     ties: Vec<u32>,
+    /// The generators of this decision's samples, freshly seeded (`seed + s`), cloned for each
+    /// candidate so that seeding happens once per decision, not once per candidate.
+    seeded: Vec<GameRng>,
 }
 
 impl<G: Game> GreedyPolicy<G> {
@@ -105,17 +108,25 @@ impl<G: Game> GreedyPolicy<G> {
             samples,
             follow: Vec::with_capacity(64),
             ties: Vec::with_capacity(64),
+            seeded: Vec::with_capacity(samples.min(1024) as usize),
         }
     }
 
+    /// Seeds the generators of one decision's samples from `seed`.
+    fn seed_samples(&mut self, seed: u64) {
+        self.seeded.clear();
+        self.seeded
+            .extend((0..self.samples).map(|s| GameRng::seed_from_u64(seed.wrapping_add(s as u64))));
+    }
+
     /// The value of playing `action` in `state` (see the type's docs), on the samples seeded
-    /// from `seed`.
-    fn value(&mut self, state: &G, action: G::Action, seed: u64) -> f64 {
+    /// by [`seed_samples`](Self::seed_samples).
+    fn value(&mut self, state: &G, action: G::Action) -> f64 {
         let step = state.plan_step(action);
         let mut total = 0.0;
         for s in 0..self.samples {
-            let mut rng = GameRng::seed_from_u64(seed.wrapping_add(s as u64));
-            let start = rng.clone();
+            let start = self.seeded[s as usize].clone();
+            let mut rng = start.clone();
             let mut after = *state;
             after.apply(action, &mut rng);
             let mut chance = rng != start;
@@ -158,11 +169,11 @@ impl<G: Game> Policy<G> for GreedyPolicy<G> {
         if legal.len() == 1 {
             return legal[0];
         }
-        let seed = rng.next_u64();
+        self.seed_samples(rng.next_u64());
         let mut best = f64::NEG_INFINITY;
         self.ties.clear();
         for (i, &action) in legal.iter().enumerate() {
-            let v = self.value(state, action, seed);
+            let v = self.value(state, action);
             if v > best {
                 best = v;
                 self.ties.clear();
@@ -307,15 +318,10 @@ pub(crate) mod tests {
             assert_eq!(greedy.choose(&state, &legal, &mut rng), DuelAction::Move(2));
         }
         // The values: move 0 then attack = 2, move 1 + attack = 2, move 2 + attack = 5, wait = 0.
-        assert_eq!(
-            greedy.value(&state, DuelAction::Move(0), 0),
-            2.0 + WIN_BONUS
-        );
-        assert_eq!(
-            greedy.value(&state, DuelAction::Move(2), 0),
-            5.0 + WIN_BONUS
-        );
-        assert_eq!(greedy.value(&state, DuelAction::Wait, 0), WIN_BONUS);
+        greedy.seed_samples(0);
+        assert_eq!(greedy.value(&state, DuelAction::Move(0)), 2.0 + WIN_BONUS);
+        assert_eq!(greedy.value(&state, DuelAction::Move(2)), 5.0 + WIN_BONUS);
+        assert_eq!(greedy.value(&state, DuelAction::Wait), WIN_BONUS);
     }
 
     #[test]
@@ -343,11 +349,15 @@ pub(crate) mod tests {
             turn: 1,
         };
         let mean_run = (0..400)
-            .map(|seed| greedy.value(&mid, RaceAction::Run, seed * 1000))
+            .map(|seed| {
+                greedy.seed_samples(seed * 1000);
+                greedy.value(&mid, RaceAction::Run)
+            })
             .sum::<f64>()
             / 400.0;
         assert!((mean_run - 3.5).abs() < 0.05, "{mean_run}");
-        assert_eq!(greedy.value(&mid, RaceAction::Walk, 7), 3.0);
+        greedy.seed_samples(7);
+        assert_eq!(greedy.value(&mid, RaceAction::Walk), 3.0);
     }
 
     #[test]

@@ -60,6 +60,10 @@ struct Node<A> {
     avail: u32,
     /// Sum of the iteration values.
     total: f64,
+    /// Where this node's action stood in the parent's legal list the last time it was looked
+    /// up: checked first, so that finding a node's eligible children costs one comparison per
+    /// child while the legal list stays the same (it usually does).
+    slot: u16,
 }
 
 /// Open-loop UCT with determinization (single-observer ISMCTS for a single agent).
@@ -81,9 +85,13 @@ struct Node<A> {
 /// then first in `legal`). A decision with one legal action returns it without searching or
 /// drawing from the policy stream.
 ///
-/// Cost per decision: `iterations` root copies and playouts; finding a node's eligible
-/// children compares each child against the legal list (`children x legal` action
-/// comparisons). Memory: at most `iterations + 1` nodes, allocated once.
+/// Cost per decision: `iterations` root copies and playouts. Finding a node's eligible children
+/// costs one action comparison per child when the legal list is the same as at the child's last
+/// lookup (a remembered slot), and a scan of the legal list otherwise; legal actions are
+/// distinct, so either finds the same index. The root's feature score is computed once per
+/// decision when [`Game::determinize`] leaves the root unchanged (no hidden information), and
+/// `ln` of the small visit counts comes from a table. Memory: at most `iterations + 1` nodes,
+/// allocated once; no allocation per decision after the first.
 #[derive(Clone, Debug)]
 pub struct MctsPolicy<G: Game> {
     config: MctsConfig,
@@ -93,7 +101,14 @@ pub struct MctsPolicy<G: Game> {
     legal: Vec<G::Action>,
     tried: Vec<bool>,
     eligible: Vec<u32>,
+    /// `ln(n)` for `n < ln_table.len()` (the availability counts of UCB1).
+    ln_table: Vec<f64>,
+    /// The weighted feature score of the undeterminized root, once computed this decision.
+    root_score: Option<f64>,
 }
+
+/// The most entries of [`MctsPolicy`]'s `ln` table (512 KiB).
+const LN_TABLE_MAX: u32 = 1 << 16;
 
 impl<G: Game> MctsPolicy<G> {
     /// An MCTS policy with `weights` indexed like [`Game::feature_names`] (for the cut-off
@@ -127,6 +142,19 @@ impl<G: Game> MctsPolicy<G> {
             legal: Vec::with_capacity(64),
             tried: Vec::with_capacity(64),
             eligible: Vec::with_capacity(64),
+            ln_table: (0..(config.iterations + 2).min(LN_TABLE_MAX))
+                .map(|n| f64::from(n).ln())
+                .collect(),
+            root_score: None,
+        }
+    }
+
+    /// `ln(n)`, from the table when `n` is small.
+    #[inline]
+    fn ln(&self, n: u32) -> f64 {
+        match self.ln_table.get(n as usize) {
+            Some(&v) => v,
+            None => f64::from(n).ln(),
         }
     }
 
@@ -152,6 +180,7 @@ impl<G: Game> MctsPolicy<G> {
             visits: 0,
             avail: 1,
             total: 0.0,
+            slot: u16::MAX,
         });
         self.nodes[parent as usize].first_child = index;
         index
@@ -161,7 +190,16 @@ impl<G: Game> MctsPolicy<G> {
     fn iterate(&mut self, root: &G, search: &mut GameRng) {
         let mut s = *root;
         s.determinize(search);
-        let root_score = self.heuristic.weighted(&s);
+        // Equal states have equal scores, so the root's is computed once while determinization
+        // changes nothing.
+        let root_score = if s == *root {
+            match self.root_score {
+                Some(v) => v,
+                None => *self.root_score.insert(self.heuristic.weighted(root)),
+            }
+        } else {
+            self.heuristic.weighted(&s)
+        };
         let mut node = 0u32;
         let value = loop {
             if let Some(outcome) = s.outcome() {
@@ -173,8 +211,15 @@ impl<G: Game> MctsPolicy<G> {
             self.eligible.clear();
             let mut c = self.nodes[node as usize].first_child;
             while c != NONE {
-                let child = &self.nodes[c as usize];
-                if let Some(j) = self.legal.iter().position(|&a| a == child.action) {
+                let child = &mut self.nodes[c as usize];
+                let slot = child.slot as usize;
+                let found = if self.legal.get(slot) == Some(&child.action) {
+                    Some(slot)
+                } else {
+                    self.legal.iter().position(|&a| a == child.action)
+                };
+                if let Some(j) = found {
+                    child.slot = u16::try_from(j).unwrap_or(u16::MAX);
                     self.tried[j] = true;
                     self.eligible.push(c);
                 }
@@ -193,6 +238,7 @@ impl<G: Game> MctsPolicy<G> {
                     .expect("k < untried");
                 let action = self.legal[j];
                 node = self.add_child(node, action);
+                self.nodes[node as usize].slot = u16::try_from(j).unwrap_or(u16::MAX);
                 s.apply(action, search);
                 break self.rollout(&mut s, search, root_score);
             }
@@ -201,9 +247,9 @@ impl<G: Game> MctsPolicy<G> {
             for &c in &self.eligible {
                 let child = &mut self.nodes[c as usize];
                 child.avail += 1;
-                let visits = child.visits as f64;
-                let ucb = child.total / visits
-                    + self.config.exploration * ((child.avail as f64).ln() / visits).sqrt();
+                let (avail, visits, total) = (child.avail, child.visits as f64, child.total);
+                let ucb =
+                    total / visits + self.config.exploration * (self.ln(avail) / visits).sqrt();
                 if ucb > best_ucb || best == NONE {
                     best_ucb = ucb;
                     best = c;
@@ -257,6 +303,7 @@ impl<G: Game> Policy<G> for MctsPolicy<G> {
             return legal[0];
         }
         let mut search = GameRng::seed_from_u64(rng.next_u64());
+        self.root_score = None;
         self.nodes.clear();
         self.nodes.push(Node {
             action: legal[0],
@@ -266,6 +313,7 @@ impl<G: Game> Policy<G> for MctsPolicy<G> {
             visits: 0,
             avail: 0,
             total: 0.0,
+            slot: u16::MAX,
         });
         for _ in 0..self.config.iterations {
             self.iterate(state, &mut search);
