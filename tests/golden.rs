@@ -51,18 +51,19 @@ fn rift_random_seed_11() {
 }
 
 #[test]
-fn rift_campaign_random_seed_3() {
+fn rift_campaign_greedy_seed_1() {
+    // Greedy wins game 1 here, so the trace shows the rewards and the second game.
     check(
         &[
             "play",
             "rift",
             "--policy",
-            "random",
+            "greedy",
             "--seed",
-            "3",
+            "1",
             "--set",
             "mode=campaign",
         ],
-        "rift-campaign-random-seed3.txt",
+        "rift-campaign-greedy-seed1.txt",
     );
 }
