@@ -342,3 +342,11 @@ fn monster_aim_is_cleared_after_attacks() {
     assert_eq!(r.mechs[0].hp, 2, "the Demon's 1 damage lands on mech C");
     assert_eq!(r.monsters[0].aim_dir, NO_AIM);
 }
+
+#[test]
+fn r1_the_shipped_example_position_gives_the_same_answer() {
+    let mut r = Rift::from_position(include_str!("positions/r1-compass.pos")).unwrap();
+    r.monsters_move_and_aim(&mut NoTrace);
+    assert_eq!(coord(r.monsters[0].tile), "(4,5)");
+    assert_eq!(r.monsters[0].aim_dir, Dir::East as u8);
+}

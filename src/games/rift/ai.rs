@@ -432,7 +432,7 @@ impl Rift {
                 }
             }
             let Some((n, t)) = found else {
-                trace.event(|| "every spawn tile is taken: detection stops".to_string());
+                trace.event(|| "no spawn tile is free: detection stops".to_string());
                 break;
             };
             let m = &mut self.monsters[i];
