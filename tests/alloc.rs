@@ -1,26 +1,34 @@
 //! The hot path allocates nothing: after warm-up, playing whole games with the random policy
-//! (setup, legal actions into a reused buffer, apply, outcome, metrics) makes no heap allocation.
-//! A counting global allocator proves it (issue 5).
+//! (setup, legal actions into a reused buffer, apply, outcome, metrics) makes no heap allocation,
+//! and neither do greedy and MCTS decisions (search, rollouts, look-ahead) on every registered
+//! game. A counting global allocator proves it (issue 5).
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::cell::Cell;
 
+use sololab::lab::BENCH_SEED;
 use sololab::policy::RandomPolicy;
-use sololab::{Game, GameKind, Policy, SetupValues, Stream, stream_rng, with_game};
+use sololab::{Game, GameKind, Policy, SetupValues, Strategy, Stream, stream_rng, with_game};
 
 struct Counting;
 
-static ALLOCS: AtomicU64 = AtomicU64::new(0);
-
 thread_local! {
-    /// Only the test's own thread counts (the harness's threads allocate on their own).
-    static COUNTING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Only the test's own thread counts (the harness's threads, and the other tests running
+    /// at the same time, allocate on their own).
+    static COUNTING: Cell<bool> = const { Cell::new(false) };
+    /// Allocations counted on this thread.
+    static ALLOCS: Cell<u64> = const { Cell::new(0) };
 }
 
 fn count() {
-    if COUNTING.with(|c| c.get()) {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
+    if COUNTING.with(Cell::get) {
+        ALLOCS.with(|n| n.set(n.get() + 1));
     }
+}
+
+/// Allocations counted on this thread so far.
+fn allocs() -> u64 {
+    ALLOCS.with(Cell::get)
 }
 
 unsafe impl GlobalAlloc for Counting {
@@ -80,13 +88,72 @@ fn random_games_allocate_nothing_after_warm_up() {
                 let mut acts = Vec::with_capacity(1024);
                 let mut metrics = vec![0i64; G::metric_names().len()];
                 play_many::<G>(&setup, 0..200, &mut acts, &mut metrics);
-                let before = ALLOCS.load(Ordering::SeqCst);
+                let before = allocs();
                 COUNTING.with(|c| c.set(true));
                 let finished = play_many::<G>(&setup, 200..2200, &mut acts, &mut metrics);
                 COUNTING.with(|c| c.set(false));
-                let after = ALLOCS.load(Ordering::SeqCst);
+                let after = allocs();
                 assert_eq!(after - before, 0, "{} ({mode}): {} allocations in 2000 games", kind.name(), after - before);
                 assert!(finished < 2000, "the games really ran ({finished} won)");
+            }
+        });
+    }
+}
+
+/// Plays games `seeds` with `policy`; returns (decisions, allocations during them). Counting
+/// covers everything after setup: legal actions, the policy's choice, apply.
+fn count_decisions<G: Game>(
+    setup: &G::Setup,
+    policy: &mut dyn Policy<G>,
+    seeds: std::ops::Range<u64>,
+    acts: &mut Vec<G::Action>,
+) -> (u64, u64) {
+    let (mut decisions, mut counted) = (0, 0);
+    for i in seeds {
+        let mut g = G::new_game(setup, &mut stream_rng(BENCH_SEED, i, Stream::Setup));
+        let mut crng = stream_rng(BENCH_SEED, i, Stream::Chance);
+        let mut prng = stream_rng(BENCH_SEED, i, Stream::Policy);
+        let before = allocs();
+        COUNTING.with(|c| c.set(true));
+        loop {
+            g.legal_actions(acts);
+            if acts.is_empty() {
+                break;
+            }
+            let a = policy.choose(&g, acts, &mut prng);
+            g.apply(a, &mut crng);
+            decisions += 1;
+        }
+        COUNTING.with(|c| c.set(false));
+        counted += allocs() - before;
+    }
+    (decisions, counted)
+}
+
+#[test]
+fn greedy_and_mcts_decisions_allocate_nothing_after_warm_up() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("strategies");
+    // (strategy, warm-up games, counted games): MCTS-200 costs about 0.1 s a Rift game.
+    let plan = [("greedy", 10, 60), ("mcts-200", 2, 3)];
+    for &kind in GameKind::ALL {
+        with_game!(kind, G => {
+            let setup = G::resolve_setup(&SetupValues::new()).unwrap();
+            for (name, warm, counted_games) in plan {
+                let mut policy = Strategy::named(name, &dir).unwrap().build::<G>().unwrap();
+                let mut acts = Vec::with_capacity(1024);
+                count_decisions::<G>(&setup, policy.as_mut(), 0..warm, &mut acts);
+                let (decisions, allocations) = count_decisions::<G>(
+                    &setup,
+                    policy.as_mut(),
+                    warm..warm + counted_games,
+                    &mut acts,
+                );
+                assert!(decisions >= counted_games, "{}: the games really ran", kind.name());
+                assert_eq!(
+                    allocations, 0,
+                    "{} {name}: {allocations} allocations in {decisions} decisions after warm-up",
+                    kind.name()
+                );
             }
         });
     }
