@@ -1,18 +1,17 @@
-//! The commands of the `sololab` binary: `run`, `play` and `list`. Each resolves its input
+//! The commands of the `sololab` binary: `run`, `play`, `list` and `bench`. Each resolves its input
 //! completely (files, names, values) before doing any work, picks the game through the registry
 //! ([`with_game!`]) and hands the typed work to the library. Errors come back as `anyhow`
 //! errors that `main` prints on one line with exit status 2.
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
 use sololab::lab::{self, ErrorKind, Experiment, Plan, PolicyFactory, Progress, RunOptions};
-use sololab::policy::{Strategy, StrategyErrorKind, strategy_names};
+use sololab::policy::{Strategy, strategy_names};
 use sololab::{AxisKind, Game, GameKind, Stream, stream_rng, with_game};
 
 /// Where experiments are looked up by name.
@@ -42,6 +41,34 @@ enum Command {
         #[command(subcommand)]
         what: ListWhat,
     },
+    /// Measure games per second per game and strategy, on one thread and on all threads.
+    Bench(BenchArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct BenchArgs {
+    /// A game to measure (default: every game); repeatable.
+    #[arg(long = "game", value_name = "GAME")]
+    game: Vec<String>,
+    /// A strategy to measure (default: random, greedy, mcts-200); repeatable.
+    #[arg(long = "strategy", value_name = "STRATEGY")]
+    strategy: Vec<String>,
+    /// Games per measurement (default: sized per strategy, about a second each).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    games: Option<u64>,
+    /// Worker threads of the parallel measurement (default: one per core).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Print CSV (columns in `sololab::lab::BENCH_CSV_HEADER`) instead of a table.
+    #[arg(long)]
+    csv: bool,
+    /// Play one fixed workload GAME/STRATEGY/GAMES on this thread and print what it computed
+    /// (for the instruction-count gate, scripts/bench-gate.sh).
+    #[arg(long, value_name = "GAME/STRATEGY/GAMES", conflicts_with_all = ["game", "strategy", "games", "csv", "list_workloads"])]
+    workload: Option<String>,
+    /// Print the gate's default workloads, one a line.
+    #[arg(long, conflicts_with_all = ["game", "strategy", "games", "csv"])]
+    list_workloads: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -110,6 +137,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Run(args) => run_command(&args),
         Command::Play(args) => play_command(&args),
         Command::List { what } => list_command(&what),
+        Command::Bench(args) => bench_command(&args),
     }
 }
 
@@ -120,26 +148,7 @@ fn game_kind(name: &str) -> Result<GameKind> {
 /// A policy factory for strategy `name`, built once here so that its errors surface before the
 /// run.
 fn policy_factory<G: Game>(name: &str) -> Result<PolicyFactory<G>, ErrorKind> {
-    let dir = Path::new(STRATEGIES_DIR);
-    let strategy = Strategy::named(name, dir).map_err(|e| match e.kind {
-        StrategyErrorKind::NotFound { name, available } => ErrorKind::UnknownStrategy {
-            name,
-            valid: available,
-        },
-        _ => ErrorKind::Strategy {
-            name: name.to_string(),
-            message: e.to_string(),
-        },
-    })?;
-    strategy.build::<G>().map_err(|e| ErrorKind::Strategy {
-        name: name.to_string(),
-        message: e.to_string(),
-    })?;
-    Ok(Arc::new(move || {
-        strategy
-            .build::<G>()
-            .expect("the strategy was built once while planning")
-    }))
+    lab::policy_factory::<G>(name, Path::new(STRATEGIES_DIR))
 }
 
 fn run_command(args: &RunArgs) -> Result<()> {
@@ -387,4 +396,69 @@ fn axes_text<G: Game>() -> String {
         ));
     }
     out
+}
+
+fn bench_command(args: &BenchArgs) -> Result<()> {
+    let dir = Path::new(STRATEGIES_DIR);
+    let mut stdout = std::io::stdout().lock();
+    if args.list_workloads {
+        for w in lab::default_workloads() {
+            writeln!(stdout, "{w}")?;
+        }
+        return Ok(());
+    }
+    if let Some(text) = &args.workload {
+        let workload: lab::Workload = text.parse().map_err(anyhow::Error::msg)?;
+        let answer = lab::run_workload(&workload, dir)
+            .map_err(|e| anyhow::anyhow!("workload {workload}: {e}"))?;
+        writeln!(stdout, "{workload} {answer} wall_s={:.3}", answer.wall_s)?;
+        return Ok(());
+    }
+    let kinds = if args.game.is_empty() {
+        GameKind::ALL.to_vec()
+    } else {
+        args.game
+            .iter()
+            .map(|g| game_kind(g))
+            .collect::<Result<Vec<_>>>()?
+    };
+    let strategies: Vec<String> = if args.strategy.is_empty() {
+        lab::BENCH_STRATEGIES
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
+    } else {
+        args.strategy.clone()
+    };
+    // Check every name before measuring anything.
+    for &kind in &kinds {
+        for name in &strategies {
+            with_game!(kind, G => policy_factory::<G>(name).map(|_| ()))
+                .map_err(|e| anyhow::anyhow!("{}: {e}", kind.name()))?;
+        }
+    }
+    let mut rows = Vec::new();
+    for &kind in &kinds {
+        for name in &strategies {
+            if !args.csv && std::io::stderr().is_terminal() {
+                eprint!("\rmeasuring {} {name}...\x1b[K", kind.name());
+            }
+            rows.push(lab::bench_strategy(
+                kind,
+                name,
+                args.games,
+                args.threads,
+                dir,
+            )?);
+        }
+    }
+    if !args.csv && std::io::stderr().is_terminal() {
+        eprint!("\r\x1b[K");
+    }
+    if args.csv {
+        write!(stdout, "{}", lab::bench_csv(&rows))?;
+    } else {
+        write!(stdout, "{}", lab::bench_table(&rows))?;
+    }
+    Ok(())
 }

@@ -373,3 +373,52 @@ fn list_shows_what_exists() {
     let o = sololab(&["list", "axes", "chess"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn bench_prints_one_csv_row_per_game_and_strategy() {
+    let o = sololab(&[
+        "bench",
+        "--csv",
+        "--games",
+        "4",
+        "--strategy",
+        "random",
+        "--strategy",
+        "greedy",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0],
+        "game,strategy,games,wins,games_per_s_1_thread,threads,games_per_s_n_threads,scaling"
+    );
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(lines[1].starts_with("rift,random,4,") && lines[2].starts_with("rift,greedy,4,"));
+    let o = sololab(&["bench", "--strategy", "nope"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("unknown strategy 'nope'"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn bench_workload_answers_are_reproducible() {
+    let answer = || {
+        let o = sololab(&["bench", "--workload", "rift/greedy/5"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = stdout(&o);
+        out.split(" wall_s=").next().unwrap().to_string()
+    };
+    let a = answer();
+    assert!(a.starts_with("rift/greedy/5 games=5 wins="), "{a}");
+    assert_eq!(a, answer());
+    let o = sololab(&["bench", "--list-workloads"]);
+    assert!(
+        stdout(&o).lines().any(|l| l == "rift/mcts-200/3"),
+        "{}",
+        stdout(&o)
+    );
+}

@@ -205,9 +205,9 @@ pub const BENCH_SEED: u64 = 1;
 /// measurement takes about a second or less on one core of a small machine.
 pub fn bench_games(kind: &StrategyKind) -> u64 {
     match kind {
-        StrategyKind::Random => 40_000,
-        StrategyKind::Greedy { .. } => 400,
-        StrategyKind::Mcts { config, .. } => (2000 / u64::from(config.iterations)).max(2),
+        StrategyKind::Random => 100_000,
+        StrategyKind::Greedy { .. } => 1000,
+        StrategyKind::Mcts { config, .. } => (4000 / u64::from(config.iterations)).max(2),
     }
 }
 
@@ -473,12 +473,12 @@ impl std::str::FromStr for Workload {
     }
 }
 
-/// The gate's workloads: for every game of the registry, 2000 random games, 100 greedy games
+/// The gate's workloads: for every game of the registry, 20,000 random games, 100 greedy games
 /// and 3 `mcts-200` games (about a minute under callgrind on a small machine, all together).
 pub fn default_workloads() -> Vec<Workload> {
     let mut out = Vec::new();
     for &game in GameKind::ALL {
-        for (strategy, games) in [("random", 2000), ("greedy", 100), ("mcts-200", 3)] {
+        for (strategy, games) in [("random", 20_000), ("greedy", 100), ("mcts-200", 3)] {
             out.push(Workload {
                 game,
                 strategy: strategy.to_string(),
@@ -557,5 +557,113 @@ pub fn play_workload<G: Game>(
         turns,
         steps: steps() - before,
         wall_s: start.elapsed().as_secs_f64(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::race::Race;
+    use crate::policy::{Policy, RandomPolicy};
+
+    #[test]
+    fn counted_counts_every_apply_and_plays_like_the_game() {
+        let setup = Race::resolve_setup(&SetupValues::new()).unwrap();
+        let mut legal = Vec::new();
+        reset_steps();
+        let plain = play_game::<Race>(&setup, &mut RandomPolicy, 4, 0, &mut legal);
+        assert_eq!(steps(), 0, "plain games do not count");
+        let counted = play_game::<Counted<Race>>(
+            &setup,
+            &mut RandomPolicy as &mut dyn Policy<_>,
+            4,
+            0,
+            &mut legal,
+        );
+        assert_eq!(counted.0, plain, "same seeds, same game");
+        assert_eq!(steps(), u64::from(plain.turn), "one step per Race decision");
+    }
+
+    #[test]
+    fn workloads_read_and_print_as_game_strategy_games() {
+        let w: Workload = "rift/mcts-200/3".parse().unwrap();
+        assert_eq!(
+            w,
+            Workload {
+                game: GameKind::Rift,
+                strategy: "mcts-200".into(),
+                games: 3
+            }
+        );
+        assert_eq!(w.to_string(), "rift/mcts-200/3");
+        for bad in [
+            "rift/random",
+            "chess/random/3",
+            "rift/random/0",
+            "rift//3",
+            "rift/random/x",
+        ] {
+            let e = bad.parse::<Workload>().unwrap_err();
+            assert!(e.starts_with(&format!("workload '{bad}'")), "{e}");
+        }
+        let all = default_workloads();
+        assert_eq!(all.len(), 3 * GameKind::ALL.len());
+        assert!(
+            all.iter()
+                .all(|w| w.to_string().parse::<Workload>().as_ref() == Ok(w))
+        );
+    }
+
+    #[test]
+    fn a_workload_answer_depends_only_on_the_workload() {
+        let w: Workload = "rift/random/50".parse().unwrap();
+        let dir = Path::new("/nonexistent");
+        let (a, b) = (
+            run_workload(&w, dir).unwrap(),
+            run_workload(&w, dir).unwrap(),
+        );
+        assert_eq!(
+            (a.games, a.wins, a.turns, a.steps),
+            (b.games, b.wins, b.turns, b.steps)
+        );
+        assert_eq!(a.games, 50);
+        assert!(a.steps >= 50, "{a}");
+        let e = run_workload(&"rift/nope/1".parse().unwrap(), dir).unwrap_err();
+        assert!(matches!(e, ErrorKind::UnknownStrategy { .. }), "{e}");
+    }
+
+    #[test]
+    fn bench_rows_print_as_csv_and_table() {
+        let row = BenchRow {
+            game: "rift",
+            strategy: "random".into(),
+            games: 10,
+            wins: 1,
+            games_per_s_1: 100.0,
+            threads: 2,
+            games_per_s_n: 190.0,
+        };
+        assert!((row.scaling() - 1.9).abs() < 1e-12);
+        let csv = bench_csv(std::slice::from_ref(&row));
+        assert_eq!(
+            csv,
+            "game,strategy,games,wins,games_per_s_1_thread,threads,games_per_s_n_threads,scaling\n\
+             rift,random,10,1,100.0,2,190.0,1.90\n"
+        );
+        let table = bench_table(&[row]);
+        assert!(table.starts_with("game  strategy  games"), "{table}");
+        assert!(
+            table.contains("games/s (2 threads)") && table.contains("1.90x"),
+            "{table}"
+        );
+    }
+
+    #[test]
+    fn sampled_states_are_unfinished_and_reproducible() {
+        let setup = Race::resolve_setup(&SetupValues::new()).unwrap();
+        let a = sample_states::<Race>(&setup, 100, 3);
+        assert_eq!(a.len(), 100);
+        assert!(a.iter().all(|s| s.outcome().is_none()));
+        assert_eq!(a, sample_states::<Race>(&setup, 100, 3));
     }
 }
