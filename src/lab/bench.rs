@@ -201,8 +201,10 @@ pub const BENCH_STRATEGIES: &[&str] = &["random", "greedy", "mcts-200"];
 /// The seed of every benchmark and workload run (games `0..n` of it).
 pub const BENCH_SEED: u64 = 1;
 
-/// Games per measurement of `sololab bench` for a strategy of `kind`: sized so that each
-/// measurement takes about a second or less on one core of a small machine.
+/// Games per measurement of `sololab bench` for a strategy of `kind`: 100,000 random games,
+/// 1,000 greedy games, `8000 / iterations` MCTS games (40 for `mcts-200`): on one core of a
+/// small machine about half a second, a second and six seconds (Rift), enough games that two
+/// threads finish together.
 pub fn bench_games(kind: &StrategyKind) -> u64 {
     match kind {
         StrategyKind::Random => 100_000,
