@@ -136,8 +136,8 @@ fn a_won_game_leads_to_the_next_with_ruins_lost_and_upgrades_lost_by_a_dead_mech
     assert_eq!(r.ruins, 2, "ruins on the map stay lost");
     assert_eq!(
         (r.mechs[1].mech_level, r.mechs[1].pilot_level),
-        (0, 0),
-        "B died: its pilot loses all upgrades"
+        (1, 0),
+        "B died: its pilot loses all its upgrades; the mech card keeps its row"
     );
     assert_eq!(
         (r.mechs[0].mech_level, r.mechs[0].pilot_level),

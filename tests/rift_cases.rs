@@ -4,7 +4,7 @@
 use sololab::games::rift::board::{coord, parse_coord};
 use sololab::games::rift::content::{Attack, Dir, Move, Shape, SideHit};
 use sololab::games::rift::rules::Hit;
-use sololab::games::rift::state::{NO_AIM, Where};
+use sololab::games::rift::state::{NO_AIM, Where, st};
 use sololab::games::rift::{LOSS_CAUSES, Rift, RiftAction};
 use sololab::{Game, GameRng, NoTrace, Outcome, VecTrace};
 
@@ -195,10 +195,11 @@ fn push_only() -> Attack {
 
 #[test]
 fn r6_push_into_a_building_bumps_both_and_ruins_it() {
+    // The case's monster has 3 HP: an Alpha Demon (4 HP at full) already hurt once.
     let mut r = position(
         "clock phase=actions ruins=3\n\
          mech A tile=(2,3) hp=3 max_hp=3\n\
-         monster 1 at=map card=1 place=0 alpha=0 tile=(3,3) hp=3\n\
+         monster 1 at=map card=2 place=3 alpha=1 tile=(3,3) hp=3\n\
          terrain\n......\n......\n...B..\n......\n......\n......\n",
     );
     r.resolve_attack(&push_only(), t("(3,3)"), Dir::East, None, &mut NoTrace);
@@ -217,7 +218,7 @@ fn r6_push_against_the_edge_does_nothing() {
     let mut r = position(&format!(
         "clock phase=actions ruins=3\n\
          mech A tile=(5,3) hp=3 max_hp=3\n\
-         monster 1 at=map card=1 place=0 alpha=0 tile=(6,3) hp=3\n\
+         monster 1 at=map card=2 place=3 alpha=1 tile=(6,3) hp=3\n\
          {EMPTY_BOARD}"
     ));
     r.resolve_attack(&push_only(), t("(6,3)"), Dir::East, None, &mut NoTrace);
@@ -278,10 +279,20 @@ fn r7_a_mech_on_water_cannot_attack_but_may_clear_its_statuses() {
             .any(|a| matches!(a, RiftAction::Attack { mech: 0, .. })),
         "{acts:?}"
     );
-    assert!(acts.contains(&RiftAction::ClearStatus { mech: 0 }));
+    assert!(acts.contains(&RiftAction::ClearStatus {
+        mech: 0,
+        mask: st::FIRE
+    }));
     let mut rng = <GameRng as rand::SeedableRng>::seed_from_u64(1);
-    r.apply(RiftAction::ClearStatus { mech: 0 }, &mut rng);
-    assert!(r.mechs[0].status == 0 || r.turn > 1, "statuses removed");
+    r.apply(
+        RiftAction::ClearStatus {
+            mech: 0,
+            mask: st::FIRE,
+        },
+        &mut rng,
+    );
+    assert_eq!(r.mechs[0].status, 0, "the fire token is removed");
+    assert_eq!(r.mechs[0].hp, 3, "so it does not burn at Upkeep");
 }
 
 /// A board with no spawn tiles and no monsters: nothing can ever be detected, so the clock alone

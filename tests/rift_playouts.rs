@@ -113,9 +113,9 @@ fn is_legal(r: &Rift, a: RiftAction) -> bool {
             }
             aim_ok(r, &ws[weapon as usize], m.tile, dir, dist, throw)
         }
-        (Phase::Actions, RiftAction::ClearStatus { mech }) => {
+        (Phase::Actions, RiftAction::ClearStatus { mech, mask }) => {
             let m = r.mechs[mech as usize & 1];
-            mech < 2 && m.hp > 0 && !m.done && m.status != 0
+            mech < 2 && m.hp > 0 && !m.done && mask != 0 && mask & !m.status == 0
         }
         (Phase::Actions, RiftAction::Turret { dir, dist }) => match r.turret() {
             Some(t) => {
@@ -213,7 +213,9 @@ fn action_space(r: &Rift, out: &mut Vec<RiftAction>) {
                 }
             }
         }
-        out.push(RiftAction::ClearStatus { mech });
+        for mask in 0..16u8 {
+            out.push(RiftAction::ClearStatus { mech, mask });
+        }
         out.push(RiftAction::Upgrade { mech, pilot: false });
         out.push(RiftAction::Upgrade { mech, pilot: true });
     }

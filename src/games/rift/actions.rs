@@ -22,8 +22,9 @@ pub enum RiftAction {
         dist: u8,
         throw: u8,
     },
-    /// Skip the attack to remove all attached statuses (FAQ, Player actions). Ends the mech's turn.
-    ClearStatus { mech: u8 },
+    /// Skip the attack to remove the attached statuses in `mask` ([`st`] bits, a non-empty
+    /// subset of those attached: "any number", FAQ Player actions). Ends the mech's turn.
+    ClearStatus { mech: u8, mask: u8 },
     /// The turret's attack (FAQ, Map effects: Turret), aimed `dist` tiles in `dir`.
     Turret { dir: u8, dist: u8 },
     /// End Player actions: Upkeep and Monsters attack follow.
@@ -183,7 +184,19 @@ impl Rift {
                         }
                     }
                     if m.status != 0 {
-                        out.push(RiftAction::ClearStatus { mech: i as u8 });
+                        // Every non-empty subset of the attached statuses, ascending.
+                        let all = m.status;
+                        let mut sub = all & all.wrapping_neg();
+                        loop {
+                            out.push(RiftAction::ClearStatus {
+                                mech: i as u8,
+                                mask: sub,
+                            });
+                            if sub == all {
+                                break;
+                            }
+                            sub = (sub.wrapping_sub(all)) & all;
+                        }
                     }
                 }
                 if let Some(t) = self.turret()
@@ -244,9 +257,9 @@ impl Rift {
                     self.resolve_attack(&attack, t, d, th, trace);
                 }
             }
-            RiftAction::ClearStatus { mech } => {
+            RiftAction::ClearStatus { mech, mask } => {
                 let i = mech as usize;
-                self.mechs[i].status = 0;
+                self.mechs[i].status &= !mask;
                 self.mechs[i].done = true;
             }
             RiftAction::Turret { dir, dist } => {
@@ -270,7 +283,7 @@ impl Rift {
                 } else {
                     self.mechs[i].mech_level += 1;
                 }
-                self.campaign.pending[i] -= 1;
+                self.campaign.pending[i] = self.campaign.pending[i].saturating_sub(1);
                 self.campaign.upgrades += 1;
                 self.settle_rewards(rng, trace);
                 return;
@@ -326,8 +339,12 @@ impl Rift {
                 }
                 s
             }
-            RiftAction::ClearStatus { mech } => {
-                format!("mech {} skips its attack to clear its statuses", name(mech))
+            RiftAction::ClearStatus { mech, mask } => {
+                format!(
+                    "mech {} skips its attack to remove {}",
+                    name(mech),
+                    super::position::status_list(mask)
+                )
             }
             RiftAction::Turret { dir, dist } => {
                 format!(

@@ -10,6 +10,12 @@ use super::content::{Attack, Dir, Finale, Locomotion, Shape, SideHit};
 use super::state::{NO_AIM, Rift, Where, st};
 use crate::game::Tracer;
 
+/// The tiles on the map's edges (outer ring).
+const EDGE: Bits = column_bits(0)
+    | column_bits(COLS - 1)
+    | ((1u64 << COLS) - 1)
+    | (((1u64 << COLS) - 1) << ((super::board::ROWS - 1) * COLS));
+
 /// One way a monster can aim: stop tile, direction, distance, and the target it is for.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct AimOption {
@@ -123,8 +129,12 @@ impl Rift {
                         return;
                     }
                     // Splash may aim next to its target only when the attack aims at terrain
-                    // (FAQ: the Alpha Herald), and never at another monster.
-                    if !attack.aims_at_terrain || monsters & bit(aim) != 0 {
+                    // (FAQ: the Alpha Herald "will aim at mountains or map edges (but not other
+                    // monsters)"): a mountain or an edge tile, never a monster.
+                    if !attack.aims_at_terrain
+                        || monsters & bit(aim) != 0
+                        || (self.mountains & bit(aim) == 0 && EDGE & bit(aim) == 0)
+                    {
                         return;
                     }
                     let h = Self::hits(attack, aim, d, targets);
@@ -266,7 +276,14 @@ impl Rift {
         let stops = reach & stop_ok & !interfere;
         let aim_stops = stops & !self.smoke;
         let (compass, seek) = self.compass();
-        let primary = (mechs | self.buildings) & !bit(from);
+        // Targets: mechs, buildings, and frozen monsters (Status Tokens, Frozen: "Monsters will
+        // attack frozen targets (including monsters)"; CONTENT.md, I5).
+        let frozen_monsters = self
+            .monsters
+            .iter()
+            .filter(|m| m.on_map() && m.status & st::FROZEN != 0)
+            .fold(0, |b, m| b | bit(m.tile));
+        let primary = (mechs | self.buildings | frozen_monsters) & !bit(from);
         let die_col = self.die as i32 - 1;
         let mut chosen: Option<AimOption> = None;
         for targets in [primary, self.rock] {
@@ -304,10 +321,13 @@ impl Rift {
             self.monsters[i].aim_dist = o.dist;
             trace.event(|| {
                 format!(
-                    "{} moves {} -> {} and aims {} at {} ({})",
+                    "{} {} and aims {} at {} ({})",
                     self.monster_name(i),
-                    coord(from),
-                    coord(o.stop),
+                    if o.stop == from {
+                        format!("stays at {}", coord(from))
+                    } else {
+                        format!("moves {} -> {}", coord(from), coord(o.stop))
+                    },
                     o.dir.letter(),
                     coord(o.aim),
                     self.name_at(o.target)
@@ -378,10 +398,13 @@ impl Rift {
         self.monsters[i].tile = dest;
         trace.event(|| {
             format!(
-                "{} cannot attack: moves {} -> {} toward {} and aims nothing",
+                "{} cannot attack: {} toward {} and aims nothing",
                 self.monster_name(i),
-                coord(from),
-                coord(dest),
+                if dest == from {
+                    format!("stays at {}", coord(from))
+                } else {
+                    format!("moves {} -> {}", coord(from), coord(dest))
+                },
                 self.name_at(goal.target)
             )
         });

@@ -701,20 +701,17 @@ impl Rift {
     }
 
     /// After a won game of a campaign that goes on (Campaign, steps 1-5): a destroyed mech's pilot
-    /// loses all upgrades; completed goals give their rewards (R returns a ruin up to the cap;
+    /// loses all its upgrades (the pilot card's rows; CONTENT.md, I37); completed goals give their rewards (R returns a ruin up to the cap;
     /// A and B wait for the player's choice); then the next game begins.
     pub fn between_games<T: Tracer>(&mut self, rng: &mut GameRng, trace: &mut T) {
         let c = self.content;
         let g = c.campaign[self.campaign.game as usize];
         for i in 0..2 {
-            if self.mechs[i].hp == 0
-                && (self.mechs[i].mech_level > 0 || self.mechs[i].pilot_level > 0)
-            {
-                self.mechs[i].mech_level = 0;
+            if self.mechs[i].hp == 0 && self.mechs[i].pilot_level > 0 {
                 self.mechs[i].pilot_level = 0;
                 trace.event(|| {
                     format!(
-                        "mech {} was destroyed: its pilot loses all upgrades",
+                        "mech {} was destroyed: its pilot loses all upgrades (the pilot card's rows)",
                         ['A', 'B'][i]
                     )
                 });
@@ -740,6 +737,7 @@ impl Rift {
         }
         self.campaign.game += 1;
         self.result = 0;
+        self.turn = 0; // the finished game's turns are in the campaign totals
         self.settle_rewards(rng, trace);
     }
 
@@ -1027,7 +1025,7 @@ impl Game for Rift {
     fn plan_step(&self, a: RiftAction) -> PlanStep {
         match a {
             RiftAction::Move { mech, .. } => PlanStep::Prefix(mech),
-            RiftAction::Attack { mech, .. } | RiftAction::ClearStatus { mech } => {
+            RiftAction::Attack { mech, .. } | RiftAction::ClearStatus { mech, .. } => {
                 PlanStep::Finish(mech)
             }
             _ => PlanStep::Single,

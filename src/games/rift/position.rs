@@ -4,16 +4,18 @@
 //! ```text
 //! rift-position 1
 //! content builtin
-//! maps Crater,Harbor
+//! maps Stormbreak_Ridge,Sunken_Causeway
 //! monster_cards Nightmare,Demon,Wraith
 //! clock campaign_die=6 die=4 die_card=2 compass=ESWN seek=east turn=1 phase=actions ruins=3 alpha_limit=0 extra_turn=0 turret_used=0 result=0 decisions=0
 //! objectives left=- right=-
 //! finale -
-//! mech A card=Wukong pilot=Sun levels=0,0 tile=(5,5) hp=3 max_hp=3 status=- moved=0 done=0
-//! mech B card=... tile=- hp=0 ...
-//! monster 1 at=map card=2 place=0 alpha=0 tile=(3,4) hp=2 status=- aim=- order=0
-//! monster 2 at=supply
-//! tokens rock=- smoke=- fire=- acid=- frozen_buildings=- shield_buildings=- acid_tiles=-
+//! mech A card=Wukong pilot=Sun_Li levels=0,0 tile=(5,5) hp=3 max_hp=3 status=- moved=0 done=0
+//! mech B card=Atlas pilot=Marta_Kell levels=0,0 tile=(2,1) hp=4 max_hp=4 status=shield moved=0 done=0
+//! monster 1 at=map card=2 place=0 alpha=0 tile=(3,4) hp=2 status=- aim=E1
+//! monster 2 at=detected card=3 tile=(4,6) order=0
+//! monster 3 at=supply
+//! tokens rock=- smoke=(2,2) fire=- acid=- frozen_buildings=- shield_buildings=- acid_tiles=-
+//! campaign on=0 game=1 ruins_cap=3 both_moons=0 objectives=1 fixed_maps=-,- fixed_monsters=-,-,- overrides=-,-,- pending=0,0 games_won=0 objectives_met=0 upgrades=0 kills=0 alpha_kills=0 ruined=0 mech_deaths=0 blocked=0 turns=0
 //! tally kills=0 alpha_kills=0 ruined=0,0 spawned=0 blocked=0 mech_deaths=0 monster_damage=0
 //! terrain
 //! ......      one row per line, north first: . ground, B building, M mountain, W water,
@@ -23,7 +25,18 @@
 //! ...1..      spawn numbers 1-8, . none
 //! ```
 //! Names use `_` for spaces. `-` means none. Coordinates are `(col,row)`, 1-based. Lines may come
-//! in any order; `#` starts a comment; missing lines take the defaults of an empty board.
+//! in any order; `#` starts a comment; missing lines take the defaults of an empty board (no
+//! monsters, mechs off the map, the monster die's card's compass). `monster N` is meeple colour
+//! N (1-4): `card` is its place in the row (1-3), `place` its HP cube's place on the card (0-1
+//! normal tracks, 2-3 Alpha tracks, left to right), `aim` a direction and distance. `campaign`
+//! holds the campaign around the game (`on=1` in campaign mode; `game` is 1-based; `fixed_*` are
+//! content indices or `-` for drawn each game; `overrides` are starting monsters, Alpha limit and
+//! finale, `-` for the campaign card's) and its totals over finished games.
+//!
+//! A position must be a state the game can reach: [`parse`] refuses two units on a tile, units
+//! on buildings or mountains, HP out of range, more than 2 monsters on a card, a walker on water,
+//! tokens beyond the supply, or a phase that disagrees with the result or pending rewards, each
+//! at the line that breaks the rule.
 
 use std::collections::BTreeMap;
 
@@ -43,7 +56,8 @@ fn coords(b: Bits) -> String {
     tiles(b).map(coord).collect::<Vec<_>>().join("")
 }
 
-fn status_list(s: u8) -> String {
+/// Comma-separated names of the attached-status bits in `s` (`-` for none).
+pub fn status_list(s: u8) -> String {
     let mut v = Vec::new();
     for (b, n) in [
         (st::FIRE, "fire"),
@@ -422,6 +436,10 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
     }
     let mut seen_header = false;
     let mut compass_given = false;
+    // 1-based line of each kind of line (0 = absent), for consistency errors.
+    let (mut clock_line, mut campaign_line, mut tokens_line) = (0usize, 0usize, 0usize);
+    let mut mech_line = [0usize; 2];
+    let mut monster_line = [0usize; 4];
     let mut i = 0;
     while i < lines.len() {
         ctx.line = i + 1;
@@ -478,6 +496,7 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                 }
             }
             "clock" => {
+                clock_line = ctx.line;
                 let m = kv(
                     &ctx,
                     &words[1..],
@@ -617,6 +636,13 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                     Some(&"B") => 1,
                     _ => return Err(ctx.err("mech: expected A or B")),
                 };
+                if mech_line[idx] != 0 {
+                    return Err(ctx.err(format!(
+                        "mech {} is given twice (first on line {})",
+                        words[1], mech_line[idx]
+                    )));
+                }
+                mech_line[idx] = ctx.line;
                 let m = kv(
                     &ctx,
                     &words[2..],
@@ -690,6 +716,13 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                     .and_then(|w| w.parse().ok())
                     .filter(|n| (1..=4).contains(n))
                     .ok_or_else(|| ctx.err("monster: expected a colour 1-4"))?;
+                if monster_line[n - 1] != 0 {
+                    return Err(ctx.err(format!(
+                        "monster {n} is given twice (first on line {})",
+                        monster_line[n - 1]
+                    )));
+                }
+                monster_line[n - 1] = ctx.line;
                 let m = kv(
                     &ctx,
                     &words[2..],
@@ -765,6 +798,7 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                 r.monsters[n - 1] = mon;
             }
             "tokens" => {
+                tokens_line = ctx.line;
                 let m = kv(
                     &ctx,
                     &words[1..],
@@ -792,6 +826,7 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                 }
             }
             "campaign" => {
+                campaign_line = ctx.line;
                 let m = kv(
                     &ctx,
                     &words[1..],
@@ -963,40 +998,14 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
     if !compass_given {
         r.take_compass_from_card();
     }
-    // Consistency: one unit per tile, units not on buildings or mountains.
-    let mut seen: Bits = 0;
-    let mut put = |t: Tile, what: String| -> Result<(), PositionError> {
-        if t == NO_TILE {
-            return Ok(());
-        }
-        if seen & bit(t) != 0 {
-            return Err(PositionError {
-                line: 0,
-                message: format!("two units on {}", coord(t)),
-            });
-        }
-        if (r.buildings | r.mountains) & bit(t) != 0 {
-            return Err(PositionError {
-                line: 0,
-                message: format!("{what} stands on a building or mountain at {}", coord(t)),
-            });
-        }
-        seen |= bit(t);
-        Ok(())
-    };
-    for (i, m) in r.mechs.iter().enumerate() {
-        if m.alive() {
-            put(m.tile, format!("mech {}", ['A', 'B'][i]))?;
-        }
-    }
-    for (i, m) in r.monsters.iter().enumerate() {
-        if m.on_map() {
-            put(m.tile, format!("monster {}", i + 1))?;
-        }
-    }
-    for t in tiles(r.rock) {
-        put(t, "a rock".to_string())?;
-    }
+    check(
+        &r,
+        clock_line,
+        campaign_line,
+        tokens_line,
+        &mech_line,
+        &monster_line,
+    )?;
     Ok(r)
 }
 
@@ -1133,4 +1142,202 @@ pub fn render(r: &Rift) -> String {
         }
     }
     s
+}
+
+/// The rules a position must keep to be a state the game can reach, each reported at the line
+/// that breaks it: one unit a tile, units off buildings and mountains, HP in range, at most 2
+/// monsters a card on distinct places, no walker on water, tokens within the supply and on
+/// fitting tiles, and a phase that agrees with the result and the pending rewards.
+fn check(
+    r: &Rift,
+    clock: usize,
+    campaign: usize,
+    tokens: usize,
+    mech_line: &[usize; 2],
+    monster_line: &[usize; 4],
+) -> Result<(), PositionError> {
+    let err = |line: usize, message: String| PositionError { line, message };
+    let mut seen: Bits = 0;
+    let mut seen_line = [0usize; super::board::TILES];
+    let mut put = |t: Tile, line: usize, what: String| -> Result<(), PositionError> {
+        if t == NO_TILE {
+            return Ok(());
+        }
+        if seen & bit(t) != 0 {
+            return Err(err(
+                line,
+                format!(
+                    "{what} is on {}, which line {} already holds",
+                    coord(t),
+                    seen_line[t as usize]
+                ),
+            ));
+        }
+        if (r.buildings | r.mountains) & bit(t) != 0 {
+            return Err(err(
+                line,
+                format!("{what} stands on a building or mountain at {}", coord(t)),
+            ));
+        }
+        seen |= bit(t);
+        seen_line[t as usize] = line;
+        Ok(())
+    };
+    for (i, m) in r.mechs.iter().enumerate() {
+        if m.alive() {
+            put(m.tile, mech_line[i], format!("mech {}", ['A', 'B'][i]))?;
+        }
+    }
+    let water = if r.has(Finale::WaterAsGround) {
+        0
+    } else {
+        r.water_now()
+    };
+    let mut per_card = [0u8; 3];
+    let mut places = [[false; 4]; 3];
+    for (i, m) in r.monsters.iter().enumerate() {
+        let line = monster_line[i];
+        if m.at != Where::Supply {
+            per_card[m.card as usize] += 1;
+            if per_card[m.card as usize] > 2 {
+                return Err(err(
+                    line,
+                    format!(
+                        "card {} already has 2 monsters (map and detected)",
+                        m.card + 1
+                    ),
+                ));
+            }
+        }
+        if m.at == Where::Detected && !r.spawn.contains(&m.tile) {
+            return Err(err(
+                line,
+                format!(
+                    "a detection sits on a spawn tile; {} is none",
+                    coord(m.tile)
+                ),
+            ));
+        }
+        if m.on_map() {
+            put(m.tile, line, format!("monster {}", i + 1))?;
+            let full = r.stats(i).hp;
+            if m.hp == 0 || m.hp > full {
+                return Err(err(line, format!("hp {} is outside 1..={full}", m.hp)));
+            }
+            if m.alpha != (m.place >= 2) {
+                return Err(err(
+                    line,
+                    "normal monsters sit on places 0-1, Alphas on 2-3".to_string(),
+                ));
+            }
+            if places[m.card as usize][m.place as usize] {
+                return Err(err(
+                    line,
+                    format!("place {} of card {} is taken", m.place, m.card + 1),
+                ));
+            }
+            places[m.card as usize][m.place as usize] = true;
+            if water & bit(m.tile) != 0 && r.stats(i).locomotion != super::content::Locomotion::Fly
+            {
+                return Err(err(
+                    line,
+                    format!(
+                        "a monster that does not fly cannot stand on water at {}",
+                        coord(m.tile)
+                    ),
+                ));
+            }
+        }
+    }
+    for t in tiles(r.rock) {
+        put(t, tokens, "a rock".to_string())?;
+    }
+    if r.rock & r.smoke != 0 {
+        return Err(err(
+            tokens,
+            "rock and smoke are two sides of one token: not on one tile".to_string(),
+        ));
+    }
+    if (r.frozen_b | r.shield_b) & !r.buildings != 0 {
+        return Err(err(
+            tokens,
+            "frozen_buildings and shield_buildings must be on buildings".to_string(),
+        ));
+    }
+    if (r.fire | r.acid) & (r.buildings | r.mountains) != 0 {
+        return Err(err(
+            tokens,
+            "fire and acid tokens lie on tiles a unit can stand on".to_string(),
+        ));
+    }
+    for s in [Status::Rock, Status::Fire, Status::Shield] {
+        if r.tokens_in_play(s) > super::TOKENS_PER_KIND {
+            return Err(err(
+                tokens,
+                format!(
+                    "{} {}/{} tokens in play; the supply has {}",
+                    r.tokens_in_play(s),
+                    s.name(),
+                    s.other_side().name(),
+                    super::TOKENS_PER_KIND
+                ),
+            ));
+        }
+    }
+    let over = r.phase == Phase::Over;
+    if over != (r.result != 0) {
+        return Err(err(
+            clock,
+            "phase=over goes with result 1-3, and result 0 with any other phase".to_string(),
+        ));
+    }
+    // Between campaign games (Reward) the finished game's die still shows 0.
+    if !over && r.phase != Phase::Reward && !(1..=6).contains(&r.campaign_die) {
+        return Err(err(
+            clock,
+            format!(
+                "campaign_die={} must be 1-6 while the game goes on",
+                r.campaign_die
+            ),
+        ));
+    }
+    if r.campaign_die > 6 {
+        return Err(err(
+            clock,
+            format!("campaign_die={} must be 0-6", r.campaign_die),
+        ));
+    }
+    let pending = r.campaign.pending != [0, 0];
+    if (r.phase == Phase::Reward) != pending {
+        return Err(err(
+            campaign.max(clock),
+            "phase=reward goes with pending rewards (campaign pending=A,B), and pending rewards with phase=reward".to_string(),
+        ));
+    }
+    if !(1..=3).contains(&r.campaign.ruins_cap) {
+        return Err(err(campaign, "ruins_cap must be 1-3".to_string()));
+    }
+    match r.phase {
+        Phase::Deploy => {
+            for (i, m) in r.mechs.iter().enumerate() {
+                if m.hp == 0 {
+                    return Err(err(
+                        mech_line[i].max(clock),
+                        format!("mech {} to deploy needs hp", ['A', 'B'][i]),
+                    ));
+                }
+            }
+        }
+        Phase::Actions | Phase::Reward => {
+            if !r.mechs.iter().any(|m| m.alive()) {
+                return Err(err(
+                    clock,
+                    "a game that goes on has a mech on the map (mech A/B tile=... hp=...)"
+                        .to_string(),
+                ));
+            }
+        }
+        Phase::Over => {}
+    }
+    Ok(())
 }

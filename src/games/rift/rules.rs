@@ -350,7 +350,15 @@ impl Rift {
                 }
             }
         }
-        trace.event(|| format!("{} gets {}", self.name_at(t), s.name()));
+        trace.event(|| {
+            let attached = (unit_mech.is_some() || unit_mon.is_some())
+                && !matches!(s, Status::Rock | Status::Smoke);
+            if attached || (on_building && matches!(s, Status::Frozen | Status::Shield)) {
+                format!("{} gets {}", self.name_at(t), s.name())
+            } else {
+                format!("a {} token lies on {}", s.name(), coord(t))
+            }
+        });
     }
 
     /// A unit came to a stop on `t`: water kills non-flying monsters; fire and acid tokens on
@@ -365,7 +373,7 @@ impl Rift {
                 && self.water_now() & b != 0
             {
                 self.monsters[i].hp = 0;
-                trace.event(|| format!("{} falls into the water and dies", self.monster_name(i)));
+                trace.event(|| format!("{} falls into the water", self.monster_name(i)));
                 return;
             }
             for (tok, sb) in [(Status::Fire, st::FIRE), (Status::Acid, st::ACID)] {
