@@ -281,7 +281,7 @@ fn the_last_game_won_wins_the_campaign_and_a_loss_reports_its_game() {
     let mut rng = GameRng::from_seed_u64(1);
     r.apply(RiftAction::EndActions, &mut rng);
     assert_eq!(r.outcome(), Some(Outcome::Won));
-    let mut m = [0i64; 12];
+    let mut m = [0i64; 11];
     r.metrics(&mut m);
     assert_eq!(m[1], games as i64, "furthest game reached");
     // A loss in game 2 reports furthest game 2 and its cause.

@@ -371,7 +371,7 @@ fn campaign_playouts_keep_the_invariants_and_reach_every_game() {
     let mut furthest = 0;
     for seed in 0..3000u64 {
         let r = playout(seed, &setup, seed < 100, seed < 200);
-        let mut m = [0i64; 12];
+        let mut m = [0i64; 11];
         r.metrics(&mut m);
         assert!(m[1] >= 1 && m[1] <= games, "furthest game {}", m[1]);
         assert_eq!(

@@ -908,9 +908,9 @@ pub const FEATURES: [&str; 10] = [
 /// Metric names reported as means per game or campaign (Campaign; issue 4): games won (0/1 in
 /// single-game mode), the furthest game reached (1-based), upgrade rows earned as rewards,
 /// goals completed, ruins left in the supply, mechs destroyed, buildings lost, mech HP left at the
-/// end, monsters and Alphas killed, spawns blocked, and turns survived (all summed over the
-/// campaign's games).
-pub const METRICS: [&str; 12] = [
+/// end, monsters and Alphas killed and spawns blocked (all summed over the campaign's games;
+/// turns are the report's `mean_turns`).
+pub const METRICS: [&str; 11] = [
     "games_won",
     "furthest_game",
     "upgrades_earned",
@@ -922,7 +922,6 @@ pub const METRICS: [&str; 12] = [
     "monsters_killed",
     "alphas_killed",
     "spawns_blocked",
-    "turns_survived",
 ];
 
 /// The most games a campaign card may list (the `game` axis range).
@@ -1016,7 +1015,6 @@ impl Game for Rift {
         out[8] = cp.kills as i64;
         out[9] = cp.alpha_kills as i64;
         out[10] = cp.blocked as i64;
-        out[11] = cp.turns as i64;
     }
     fn turns(&self) -> u32 {
         // Finished games are in the campaign totals (a won game's last Time passes starts no turn).
