@@ -7,6 +7,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 mkdir -p results/bench
+# The source measured: taken before the baseline files themselves change.
+COMMIT="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+if ! git diff --quiet HEAD -- . ':(exclude)results/bench' 2>/dev/null; then
+    COMMIT="$COMMIT (with uncommitted changes)"
+fi
 NEW=$(mktemp)
 trap 'rm -f "$NEW"' EXIT
 scripts/bench-measure.sh >"$NEW"
@@ -14,7 +19,7 @@ mv "$NEW" results/bench/baseline.csv
 trap - EXIT
 {
     echo "baseline of scripts/bench-gate.sh (instructions counted by callgrind, release build)"
-    echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')"
+    echo "commit: $COMMIT"
     echo "rustc: $(rustc --version)"
     echo "valgrind: $(valgrind --version)"
     echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
