@@ -1,7 +1,7 @@
 //! The lab through its generic API, on the Race fixture (fast, with known answers): plans and
 //! their errors, the runner's reproducibility, the statistics and the report files.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use sololab::games::race::{Race, RaceAction};
@@ -203,7 +203,7 @@ fn plan_errors_name_the_value_and_where_it_is() {
     );
     assert_eq!(
         plan_error("[setup]\nstart = true\n"),
-        "race.toml:7:9: axis 'start': true is not an integer in 0..=9"
+        "race.toml:7:9: axis 'start': true is a boolean, expected an integer in 0..=9"
     );
     assert_eq!(
         plan(&experiment("\"coin\", \"walker\"", 10, 1, ""))
@@ -273,7 +273,7 @@ fn setup_from_pairs_checks_each_value() {
     let err = lab::setup_from_pairs::<Race>(&["start=x".into()]).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "--set start=x: axis 'start': x is not an integer in 0..=9"
+        "--set start=x: axis 'start': \"x\" is not an integer in 0..=9"
     );
     let err = lab::setup_from_pairs::<Race>(&["pace=1".into()]).unwrap_err();
     assert_eq!(
@@ -302,4 +302,198 @@ fn temp_dir(tag: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
+}
+
+#[test]
+fn string_values_are_quoted_in_messages() {
+    // A string where an integer is expected reads as a string, not as the integer it spells.
+    assert_eq!(
+        plan_error("[setup]\nstart = \"3\"\n"),
+        "race.toml:7:9: axis 'start': \"3\" is a string, expected an integer in 0..=9"
+    );
+    let err = Experiment::parse(
+        &experiment("\"coin\"", 10, 1, "[sweep]\nstart = [\"a\", \"a\"]\n"),
+        "race.toml",
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "race.toml:7:15: axis 'start': value \"a\" is listed twice"
+    );
+}
+
+#[test]
+fn a_key_given_twice_with_set_is_refused() {
+    let err = lab::setup_from_pairs::<Race>(&["start=1".into(), "start=2".into()]).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "--set start=2: axis 'start' is given twice (first as --set start=1)"
+    );
+}
+
+#[test]
+fn games_per_cell_and_total_games_are_bounded_without_overflow() {
+    // In the file: any i64 is refused above 10^12 per cell.
+    let err = plan(&experiment("\"coin\"", i64::MAX as u64, 1, "")).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "race.toml:4:9: games = 9223372036854775807: at most 1000000000000 games per cell"
+    );
+    // 3 cells x 10^12 = 3 * 10^12 games is allowed; 12 cells x 10^12 is not.
+    let text = experiment("\"coin\"", 10, 1, SWEEP);
+    let mut e = Experiment::parse(&text, "race.toml").unwrap();
+    e.set_games(lab::MAX_GAMES_PER_CELL).unwrap();
+    assert_eq!(e.check_size().unwrap(), 3_000_000_000_000);
+    let err = e.set_games(3_074_457_345_618_258_603).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "--games 3074457345618258603: at most 1000000000000 games per cell"
+    );
+    assert_eq!(
+        e.games,
+        lab::MAX_GAMES_PER_CELL,
+        "a refused value changes nothing"
+    );
+    let wide = experiment(
+        "\"coin\", \"walk\", \"pace\", \"coin2\"",
+        1,
+        1,
+        "[sweep]\nstart = [0, 1, 2]\n",
+    );
+    let mut e = Experiment::parse(&wide, "race.toml").unwrap();
+    assert_eq!(
+        e.set_games(lab::MAX_GAMES_PER_CELL)
+            .unwrap_err()
+            .to_string(),
+        "--games 1000000000000: 12 cells × 1000000000000 games per cell is more than the \
+         10000000000000 games a run may play"
+    );
+    // A plan re-checks the public field: 6 cells x 3074457345618258603 wraps around u64 to 2.
+    let mut e = Experiment::parse(&experiment("\"coin\", \"walk\"", 1, 1, SWEEP), "x").unwrap();
+    e.games = 3_074_457_345_618_258_603;
+    let err = Plan::<Race>::new(e, strategy).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("at most 1000000000000 games per cell"),
+        "{err}"
+    );
+}
+
+#[test]
+fn seeds_are_those_an_experiment_file_holds() {
+    let mut e = Experiment::parse(&experiment("\"coin\"", 10, 1, ""), "race.toml").unwrap();
+    assert_eq!(
+        e.set_seed(u64::MAX).unwrap_err().to_string(),
+        "--seed 18446744073709551615: must be in 0..=9223372036854775807"
+    );
+    e.set_seed(lab::MAX_SEED).unwrap();
+    assert_eq!(lab::MAX_SEED, i64::MAX as u64);
+    // What is recorded loads back with the same seed.
+    let again = Experiment::parse(&e.to_toml(), "again.toml").unwrap();
+    assert_eq!(again.seed, i64::MAX as u64);
+    e.seed = u64::MAX;
+    assert!(Plan::<Race>::new(e, strategy).is_err());
+}
+
+#[test]
+fn file_values_resolve_against_the_experiment_folder() {
+    let dir = temp_dir("resolve");
+    let file = dir.join("exp.toml");
+    std::fs::write(
+        &file,
+        experiment(
+            "\"coin\"",
+            10,
+            1,
+            "[setup]\ncards = \"cards.toml\"\n[sweep]\n\
+             deck = [\"sub/a.TOML\", \"/abs/b.toml\", \"random\"]\n",
+        ),
+    )
+    .unwrap();
+    let e = Experiment::load(&file).unwrap();
+    let name = |p: PathBuf| sololab::AxisValue::Name(p.to_string_lossy().into_owned());
+    assert_eq!(e.setup[0].1, name(dir.join("cards.toml")));
+    assert_eq!(
+        e.sweep[0].1,
+        [
+            name(dir.join("sub/a.TOML")),
+            name(PathBuf::from("/abs/b.toml")),
+            sololab::AxisValue::Name("random".into()),
+        ]
+    );
+    // ... and are recorded resolved.
+    assert!(
+        e.to_toml()
+            .contains(&format!("cards = \"{}\"", dir.join("cards.toml").display())),
+        "{}",
+        e.to_toml()
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_directory_is_not_an_experiment() {
+    let dir = temp_dir("dir-experiment");
+    let err = lab::find_experiment(dir.to_str().unwrap(), Path::new("experiments")).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!("{}: is a directory, not an experiment file", dir.display())
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn run_toml_records_each_strategy_with_its_origin_and_definition() {
+    let dir = temp_dir("strategies");
+    std::fs::write(
+        dir.join("greedy.toml"),
+        "kind = \"greedy\"\nsamples = 2\n[weights.race]\nposition = 0.5\n",
+    )
+    .unwrap();
+    let text = experiment("\"greedy\", \"mcts-200\", \"coin\"", 4, 1, "");
+    let e = Experiment::parse(&text, "race.toml").unwrap();
+    let plan = Plan::<Race>::new(e, |name| match name {
+        "coin" => strategy(name).map(lab::StrategySource::from),
+        _ => lab::strategy_source::<Race>(name, &dir),
+    })
+    .unwrap();
+    let toml = lab::run_experiment(&plan, &RunOptions::default()).run_toml(None);
+    let greedy = format!(
+        "[strategies.greedy]\norigin = \"{}\"\nkind = \"greedy\"\nsamples = 2\n\n\
+         [strategies.greedy.weights.race]\nposition = 0.5\n",
+        dir.join("greedy.toml").display()
+    );
+    assert!(toml.contains(&greedy), "{toml}");
+    assert!(
+        toml.contains(
+            "[strategies.mcts-200]\norigin = \"built in\"\nkind = \"mcts\"\niterations = 200\n\
+             exploration = 1.0\nrollout = \"greedy\"\nrollout_depth = 6\n\n\
+             [strategies.mcts-200.weights.race]\nposition = 1.0\nturns_left = 0.0\n"
+        ),
+        "{toml}"
+    );
+    assert!(
+        toml.contains("[strategies.coin]\norigin = \"given in code\"\n"),
+        "{toml}"
+    );
+    // The whole file is TOML.
+    let parsed: toml::Table = toml::from_str(&toml).unwrap();
+    assert_eq!(
+        parsed["strategies"]["greedy"]["samples"].as_integer(),
+        Some(2)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_report_error_names_the_os_error_once() {
+    let dir = temp_dir("os-error");
+    let file = dir.join("file");
+    std::fs::write(&file, "").unwrap();
+    let report = run(&experiment("\"walk\"", 2, 1, ""), 1, false);
+    let err = lab::write_report(&report, &file.join("out"), None).unwrap_err();
+    let text = format!("{:#}", anyhow::Error::new(err));
+    assert_eq!(text.matches("(os error").count(), 1, "{text}");
+    assert!(text.starts_with(&format!("{}: cannot create", file.join("out").display())));
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -16,6 +16,20 @@ use toml::Spanned;
 use crate::game::AxisValue;
 use crate::games::GameKind;
 
+/// The most games per cell an experiment (or `--games`) may ask for.
+pub const MAX_GAMES_PER_CELL: u64 = 1_000_000_000_000;
+
+/// The most games one run may play (cells times games per cell).
+pub const MAX_TOTAL_GAMES: u64 = 10_000_000_000_000;
+
+/// The most cells one run may have (every cell keeps its totals in each worker's memory).
+pub const MAX_CELLS: u64 = 10_000;
+
+/// The largest experiment seed: seeds are `0..=i64::MAX`, the range a TOML integer holds, so
+/// that every seed (from the file or `--seed`) is recorded in `run.toml` as a value the loader
+/// reads back.
+pub const MAX_SEED: u64 = i64::MAX as u64;
+
 /// Where an error is: a file, and the 1-based line and column in it when known.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Location {
@@ -188,6 +202,7 @@ struct RawExperiment {
 #[derive(Clone, Debug, Default)]
 struct Spans {
     game: Option<Range<usize>>,
+    games: Option<Range<usize>>,
     strategies: Vec<Range<usize>>,
     /// Per `[setup]` entry: (key, value).
     setup: Vec<(Range<usize>, Range<usize>)>,
@@ -197,8 +212,14 @@ struct Spans {
 
 /// An experiment, read and checked for everything that does not need the game type: the
 /// experiment's name (a folder name), the game name, the strategies (at least one, no
-/// repeats), `games >= 1`, `seed >= 0`, setup and sweep values that are integers, booleans or
-/// names, non-empty sweeps without repeated values, and no axis in both tables.
+/// repeats), `games` in `1..=`[`MAX_GAMES_PER_CELL`], `seed` in `0..=`[`MAX_SEED`], setup and
+/// sweep values that are integers, booleans or names, non-empty sweeps without repeated values,
+/// no axis in both tables, at most [`MAX_CELLS`] cells and at most [`MAX_TOTAL_GAMES`] games in
+/// all.
+///
+/// A name value ending in `.toml` is a file (such as rift's `content = "my-cards.toml"`): when
+/// the experiment is [loaded](Experiment::load) from a file, a relative one is resolved against
+/// that file's folder, and the resolved path is the value the game sees and `run.toml` records.
 ///
 /// `[setup]` and `[sweep]` keep the order of the file; the sweep's order is the order of the
 /// report's axis columns, and its first axis varies slowest among cells.
@@ -210,9 +231,10 @@ pub struct Experiment {
     pub game: String,
     /// The strategies to compare, by name (`strategies/<name>.toml`).
     pub strategies: Vec<String>,
-    /// Games per cell (`>= 1`).
+    /// Games per cell (`1..=`[`MAX_GAMES_PER_CELL`]; set it with [`Experiment::set_games`]).
     pub games: u64,
-    /// The experiment seed every game's seeds derive from.
+    /// The experiment seed every game's seeds derive from (`0..=`[`MAX_SEED`]; set it with
+    /// [`Experiment::set_seed`]).
     pub seed: u64,
     /// Fixed setup values, in file order.
     pub setup: Vec<(String, AxisValue)>,
@@ -221,10 +243,13 @@ pub struct Experiment {
     path: String,
     text: String,
     spans: Spans,
+    /// `--games N` when the games per cell come from the command line, for error locations.
+    games_flag: Option<String>,
 }
 
 impl Experiment {
-    /// Reads and checks an experiment file.
+    /// Reads and checks an experiment file, and resolves the relative file names among its
+    /// values against the file's folder ([`Experiment::resolve_files`]).
     ///
     /// # Errors
     /// An [`ExperimentError`] naming the file (and line and column where it applies) when the
@@ -238,7 +263,30 @@ impl Experiment {
             },
             kind: ErrorKind::Io(e.to_string()),
         })?;
-        Experiment::parse(&text, &shown)
+        let mut experiment = Experiment::parse(&text, &shown)?;
+        experiment.resolve_files(path.parent().unwrap_or(Path::new("")));
+        Ok(experiment)
+    }
+
+    /// Resolves every relative file name among the `[setup]` and `[sweep]` values (a name
+    /// ending in `.toml`, such as rift's `content = "cards.toml"`) against `base`, the folder
+    /// of the experiment file, so that a file next to the experiment is found whatever the
+    /// current directory. Absolute paths and other names are left as they are.
+    pub fn resolve_files(&mut self, base: &Path) {
+        let resolve = |v: &mut AxisValue| {
+            if let AxisValue::Name(name) = v
+                && name.to_ascii_lowercase().ends_with(".toml")
+                && Path::new(name.as_str()).is_relative()
+            {
+                *name = base.join(name.as_str()).to_string_lossy().into_owned();
+            }
+        };
+        for (_, v) in &mut self.setup {
+            resolve(v);
+        }
+        for (_, vs) in &mut self.sweep {
+            vs.iter_mut().for_each(resolve);
+        }
     }
 
     /// Checks the text of an experiment file; `path` is only used in error messages.
@@ -271,6 +319,7 @@ impl Experiment {
             path: path.to_string(),
             text: text.to_string(),
             spans: Spans::default(),
+            games_flag: None,
         };
         let raw: RawExperiment = toml::from_str(text)
             .map_err(|e| exp.error(e.span(), ErrorKind::Toml(e.message().trim().to_string())))?;
@@ -312,6 +361,7 @@ impl Experiment {
         }
 
         let games = *raw.games.get_ref();
+        exp.spans.games = Some(raw.games.span());
         if games < 1 {
             return Err(exp.error(
                 Some(raw.games.span()),
@@ -323,7 +373,7 @@ impl Experiment {
         if seed < 0 {
             return Err(exp.error(
                 Some(raw.seed.span()),
-                ErrorKind::Invalid(format!("seed = {seed}: must be 0 or more")),
+                ErrorKind::Invalid(format!("seed = {seed}: must be in 0..={MAX_SEED}")),
             ));
         }
         exp.seed = seed as u64;
@@ -361,21 +411,128 @@ impl Experiment {
             }
             let mut parsed = Vec::new();
             let mut spans = Vec::new();
-            for value in values.get_ref() {
-                let v = exp.axis_value(axis, value)?;
+            for item in values.get_ref() {
+                let v = exp.axis_value(axis, item)?;
                 if parsed.contains(&v) {
                     return Err(exp.error(
-                        Some(value.span()),
-                        ErrorKind::Duplicate(format!("axis '{axis}': value {v} is listed twice")),
+                        Some(item.span()),
+                        ErrorKind::Duplicate(format!(
+                            "axis '{axis}': value {} is listed twice",
+                            value(&v)
+                        )),
                     ));
                 }
                 parsed.push(v);
-                spans.push(value.span());
+                spans.push(item.span());
             }
             exp.sweep.push((axis.clone(), parsed));
             exp.spans.sweep.push((key.span(), spans));
         }
+        exp.check_size()?;
         Ok(exp)
+    }
+
+    /// Overrides the games per cell (`--games`), checked like the file's `games`; errors about
+    /// the size of the run then name `--games N` instead of the file's line.
+    ///
+    /// # Errors
+    /// When `games` is not in `1..=`[`MAX_GAMES_PER_CELL`] or the run would have more than
+    /// [`MAX_TOTAL_GAMES`] games.
+    pub fn set_games(&mut self, games: u64) -> Result<(), ExperimentError> {
+        let old = (self.games, self.games_flag.take());
+        self.games = games;
+        self.games_flag = Some(format!("--games {games}"));
+        if let Err(e) = self.check_size() {
+            (self.games, self.games_flag) = old;
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    /// Overrides the seed (`--seed`).
+    ///
+    /// # Errors
+    /// When `seed` is above [`MAX_SEED`] (it could not be recorded in `run.toml`).
+    pub fn set_seed(&mut self, seed: u64) -> Result<(), ExperimentError> {
+        self.check_seed(seed, Some(format!("--seed {seed}")))?;
+        self.seed = seed;
+        Ok(())
+    }
+
+    fn check_seed(&self, seed: u64, flag: Option<String>) -> Result<(), ExperimentError> {
+        if seed <= MAX_SEED {
+            return Ok(());
+        }
+        let range = format!("must be in 0..={MAX_SEED}");
+        Err(match flag {
+            Some(flag) => ExperimentError {
+                at: Location {
+                    path: flag,
+                    line_column: None,
+                },
+                kind: ErrorKind::Invalid(range),
+            },
+            None => self.error(None, ErrorKind::Invalid(format!("seed = {seed}: {range}"))),
+        })
+    }
+
+    /// Checks the size of the run: games per cell in `1..=`[`MAX_GAMES_PER_CELL`], at most
+    /// [`MAX_CELLS`] cells and [`MAX_TOTAL_GAMES`] games in all (computed without overflow), and
+    /// the seed in `0..=`[`MAX_SEED`]. Returns the total games. [`Plan::new`](super::Plan::new)
+    /// checks this again, since the fields are public.
+    ///
+    /// # Errors
+    /// At the file's `games` value (or `--games N` when [`Experiment::set_games`] set it).
+    pub fn check_size(&self) -> Result<u64, ExperimentError> {
+        self.check_seed(self.seed, None)?;
+        let games = self.games;
+        let error = |message: String| match &self.games_flag {
+            Some(flag) => ExperimentError {
+                at: Location {
+                    path: flag.clone(),
+                    line_column: None,
+                },
+                kind: ErrorKind::Invalid(message),
+            },
+            None => self.error(
+                self.spans.games.clone(),
+                ErrorKind::Invalid(format!("games = {games}: {message}")),
+            ),
+        };
+        if games < 1 {
+            return Err(error("play at least 1 game per cell".into()));
+        }
+        if games > MAX_GAMES_PER_CELL {
+            return Err(error(format!(
+                "at most {MAX_GAMES_PER_CELL} games per cell"
+            )));
+        }
+        let cells = self.checked_cell_count().filter(|&c| c <= MAX_CELLS);
+        let Some(cells) = cells else {
+            return Err(self.error(
+                self.spans.sweep.first().map(|s| s.0.clone()),
+                ErrorKind::Invalid(format!(
+                    "{} strategies × the sweep's values make more than {MAX_CELLS} cells",
+                    self.strategies.len()
+                )),
+            ));
+        };
+        match cells.checked_mul(games) {
+            Some(total) if total <= MAX_TOTAL_GAMES => Ok(total),
+            _ => Err(error(format!(
+                "{cells} cells × {games} games per cell is more than the \
+                 {MAX_TOTAL_GAMES} games a run may play"
+            ))),
+        }
+    }
+
+    /// Strategies times the product of the sweep axes' value counts, `None` on overflow.
+    fn checked_cell_count(&self) -> Option<u64> {
+        self.sweep
+            .iter()
+            .try_fold(self.strategies.len() as u64, |n, (_, v)| {
+                n.checked_mul(v.len() as u64)
+            })
     }
 
     fn axis_value(
@@ -425,9 +582,12 @@ impl Experiment {
             })
     }
 
-    /// The number of cells: strategies times the product of the sweep axes' value counts.
+    /// The number of cells: strategies times the product of the sweep axes' value counts
+    /// (`usize::MAX` if that overflows; a checked experiment has at most [`MAX_CELLS`]).
     pub fn cell_count(&self) -> usize {
-        self.strategies.len() * self.sweep.iter().map(|(_, v)| v.len()).product::<usize>()
+        self.checked_cell_count()
+            .and_then(|n| usize::try_from(n).ok())
+            .unwrap_or(usize::MAX)
     }
 
     /// An error located at a byte range of the file (or at the file when `None`).
@@ -524,7 +684,7 @@ pub(crate) fn quote(s: &str) -> String {
 }
 
 /// A TOML key: bare when it can be.
-fn key(k: &str) -> String {
+pub(crate) fn key(k: &str) -> String {
     if !k.is_empty()
         && k.chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
@@ -568,25 +728,38 @@ pub(crate) fn toml_stems(dir: &Path) -> Vec<String> {
 /// separator or ends in `.toml`), else `dir/<arg>.toml`.
 ///
 /// # Errors
-/// [`ErrorKind::NoSuchExperiment`] listing the experiments in `dir`, or [`ErrorKind::Io`]
-/// when `arg` looks like a path that does not exist.
+/// [`ErrorKind::NoSuchExperiment`] listing the experiments in `dir`, [`ErrorKind::Io`]
+/// when `arg` looks like a path that does not exist, or [`ErrorKind::Invalid`] when it is a
+/// directory.
 pub fn find_experiment(arg: &str, dir: &Path) -> Result<PathBuf, ExperimentError> {
     let as_path = PathBuf::from(arg);
     if as_path.is_file() {
         return Ok(as_path);
     }
+    let at_arg = |kind| ExperimentError {
+        at: Location {
+            path: arg.to_string(),
+            line_column: None,
+        },
+        kind,
+    };
+    let directory = || {
+        at_arg(ErrorKind::Invalid(
+            "is a directory, not an experiment file".into(),
+        ))
+    };
     if arg.ends_with(".toml") || arg.contains(std::path::MAIN_SEPARATOR) || arg.contains('/') {
-        return Err(ExperimentError {
-            at: Location {
-                path: arg.to_string(),
-                line_column: None,
-            },
-            kind: ErrorKind::Io("no such file".into()),
-        });
+        if as_path.is_dir() {
+            return Err(directory());
+        }
+        return Err(at_arg(ErrorKind::Io("no such file".into())));
     }
     let in_dir = dir.join(format!("{arg}.toml"));
     if in_dir.is_file() {
         return Ok(in_dir);
+    }
+    if as_path.is_dir() {
+        return Err(directory());
     }
     Err(ExperimentError {
         at: Location {

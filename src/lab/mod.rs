@@ -22,14 +22,16 @@ pub use bench::{
     policy_factory, reset_steps, run_workload, sample_states, steps,
 };
 pub use experiment::{
-    ErrorKind, Experiment, ExperimentError, Location, experiment_names, find_experiment,
+    ErrorKind, Experiment, ExperimentError, Location, MAX_CELLS, MAX_GAMES_PER_CELL, MAX_SEED,
+    MAX_TOTAL_GAMES, experiment_names, find_experiment,
 };
-pub use plan::{Cell, Plan, PlanStrategy, PolicyFactory};
+pub use plan::{Cell, Plan, PlanStrategy, PolicyFactory, StrategySource, strategy_source};
 pub use play::{play_traced, setup_from_pairs};
 pub use report::{
     CellReport, GameRow, Report, ReportError, Totals, temp_path, write_atomically, write_report,
 };
 pub use runner::{
-    NoProgress, Progress, RunOptions, play_game, run_experiment, run_experiment_with_progress,
+    MAX_THREADS, NoProgress, Progress, RunOptions, play_game, run_experiment,
+    run_experiment_with_progress,
 };
 pub use stats::{Z95, wilson};

@@ -3,16 +3,70 @@
 //! found here, before any game is played (ripgrep's low-args/high-args split, STYLE.md).
 
 use std::fmt;
+use std::path::Path;
 use std::sync::Arc;
 
-use super::experiment::{ErrorKind, Experiment, ExperimentError};
+use super::experiment::{ErrorKind, Experiment, ExperimentError, value as toml_value};
 use crate::game::{AxisKind, AxisValue, Game, SetupValues};
-use crate::policy::Policy;
+use crate::policy::{Policy, Strategy, StrategyErrorKind};
 
 /// Builds a fresh policy for one strategy; called once per rayon task (and per strategy) by the
 /// runner, so it must be cheap next to playing a few games, and must not fail (strategies are
 /// built once while planning to surface their errors).
 pub type PolicyFactory<G> = Arc<dyn Fn() -> Box<dyn Policy<G>> + Send + Sync>;
+
+/// What [`Plan::new`] needs of a strategy: how to build its policy and, when it comes from a
+/// strategy file, its parsed definition (recorded in `run.toml`). A bare [`PolicyFactory`]
+/// converts into one without a definition.
+#[derive(Clone)]
+pub struct StrategySource<G: Game> {
+    /// Builds the policy.
+    pub factory: PolicyFactory<G>,
+    /// The strategy file's definition (origin, kind, parameters, weights), if any.
+    pub definition: Option<Strategy>,
+}
+
+impl<G: Game> From<PolicyFactory<G>> for StrategySource<G> {
+    fn from(factory: PolicyFactory<G>) -> StrategySource<G> {
+        StrategySource {
+            factory,
+            definition: None,
+        }
+    }
+}
+
+/// The strategy `name` for game `G` ([`Strategy::named`]: the file `dir/<name>.toml` if it
+/// exists, else the shipped strategy), built once here so that its errors surface before any
+/// game is played, with its definition for `run.toml`.
+///
+/// # Errors
+/// [`ErrorKind::UnknownStrategy`] listing the available names, or [`ErrorKind::Strategy`] with
+/// the loader's message when the file is bad or does not build for `G`.
+pub fn strategy_source<G: Game>(name: &str, dir: &Path) -> Result<StrategySource<G>, ErrorKind> {
+    let strategy = Strategy::named(name, dir).map_err(|e| match e.kind {
+        StrategyErrorKind::NotFound { name, available } => ErrorKind::UnknownStrategy {
+            name,
+            valid: available,
+        },
+        _ => ErrorKind::Strategy {
+            name: name.to_string(),
+            message: e.to_string(),
+        },
+    })?;
+    strategy.build::<G>().map_err(|e| ErrorKind::Strategy {
+        name: name.to_string(),
+        message: e.to_string(),
+    })?;
+    let built = strategy.clone();
+    Ok(StrategySource {
+        factory: Arc::new(move || {
+            built
+                .build::<G>()
+                .expect("the strategy was built once before")
+        }),
+        definition: Some(strategy),
+    })
+}
 
 /// One cell: a strategy and one value of each sweep axis, with the game's resolved setup.
 #[derive(Clone, Debug)]
@@ -25,19 +79,23 @@ pub struct Cell<G: Game> {
     pub setup: G::Setup,
 }
 
-/// A strategy of the plan: its name and how to build its policy.
+/// A strategy of the plan: its name, how to build its policy, and its definition when it came
+/// from a strategy file.
 #[derive(Clone)]
 pub struct PlanStrategy<G: Game> {
     /// The name the experiment uses.
     pub name: String,
     /// Builds the policy.
     pub factory: PolicyFactory<G>,
+    /// The parsed strategy file (recorded in `run.toml`), `None` for a factory given in code.
+    pub definition: Option<Strategy>,
 }
 
 impl<G: Game> fmt::Debug for PlanStrategy<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("PlanStrategy")
             .field("name", &self.name)
+            .field("definition", &self.definition)
             .finish_non_exhaustive()
     }
 }
@@ -60,19 +118,21 @@ pub struct Plan<G: Game> {
 
 impl<G: Game> Plan<G> {
     /// Checks `experiment` against game `G` and resolves it into cells. `strategy` turns a
-    /// strategy name into a policy factory, or says what is wrong with the name; it is called
-    /// once per strategy.
+    /// strategy name into a policy factory or a [`StrategySource`] (such as
+    /// [`strategy_source`]), or says what is wrong with the name; it is called once per
+    /// strategy.
     ///
-    /// Checks, in order: the experiment is for `G`; every `[setup]` and `[sweep]` key is one of
+    /// Checks, in order: the experiment is for `G`; the size of the run
+    /// ([`Experiment::check_size`]); every `[setup]` and `[sweep]` key is one of
     /// [`Game::axes`]; every value has the axis's type and range (and, for name axes, is one of
     /// [`Game::axis_names`] when the game lists them); [`Game::resolve_setup`] accepts every
     /// cell; every strategy resolves.
     ///
     /// # Errors
     /// The first problem found, as an [`ExperimentError`] at the offending value.
-    pub fn new(
+    pub fn new<S: Into<StrategySource<G>>>(
         experiment: Experiment,
-        mut strategy: impl FnMut(&str) -> Result<PolicyFactory<G>, ErrorKind>,
+        mut strategy: impl FnMut(&str) -> Result<S, ErrorKind>,
     ) -> Result<Plan<G>, ExperimentError> {
         let e = &experiment;
         if e.game != G::NAME {
@@ -81,6 +141,7 @@ impl<G: Game> Plan<G> {
                 found: e.game.clone(),
             }));
         }
+        e.check_size()?;
         let unknown_axis = |axis: &str| ErrorKind::UnknownAxis {
             axis: axis.to_string(),
             game: G::NAME.to_string(),
@@ -127,10 +188,12 @@ impl<G: Game> Plan<G> {
 
         let mut strategies = Vec::with_capacity(e.strategies.len());
         for (i, name) in e.strategies.iter().enumerate() {
-            let factory = strategy(name).map_err(|k| e.strategy_error(i, k))?;
+            let source: StrategySource<G> =
+                strategy(name).map_err(|k| e.strategy_error(i, k))?.into();
             strategies.push(PlanStrategy {
                 name: name.clone(),
-                factory,
+                factory: source.factory,
+                definition: source.definition,
             });
         }
         let mut cells = Vec::with_capacity(strategies.len() * setups.len());
@@ -152,9 +215,16 @@ impl<G: Game> Plan<G> {
         })
     }
 
-    /// Games in the whole run: cells times games per cell.
+    /// Games in the whole run: cells times games per cell (at most
+    /// [`MAX_TOTAL_GAMES`](super::MAX_TOTAL_GAMES), checked by [`Plan::new`]).
+    ///
+    /// # Panics
+    /// When the product overflows, which a plan made by [`Plan::new`] cannot (its experiment
+    /// is public, though; change it only through [`Experiment::set_games`]).
     pub fn total_games(&self) -> u64 {
-        self.cells.len() as u64 * self.experiment.games
+        (self.cells.len() as u64)
+            .checked_mul(self.experiment.games)
+            .expect("Plan::new checked the size of the run")
     }
 }
 
@@ -172,16 +242,27 @@ pub(crate) fn check_kind(axis: &str, kind: &AxisKind, value: &AxisValue) -> Resu
             message,
         })
     };
+    // The value as written in TOML (a name in quotes) and what it is.
+    let is = |v: &AxisValue| {
+        let what = match v {
+            AxisValue::Int(_) => "an integer",
+            AxisValue::Bool(_) => "a boolean",
+            AxisValue::Name(_) => "a string",
+        };
+        format!("{} is {what}", toml_value(v))
+    };
     match (kind, value) {
         (AxisKind::Int { min, max }, AxisValue::Int(v)) if v < min || v > max => {
             bad(format!("{v} is not in {min}..={max}"))
         }
         (AxisKind::Int { .. }, AxisValue::Int(_)) => Ok(()),
-        (AxisKind::Int { min, max }, v) => bad(format!("{v} is not an integer in {min}..={max}")),
+        (AxisKind::Int { min, max }, v) => {
+            bad(format!("{}, expected an integer in {min}..={max}", is(v)))
+        }
         (AxisKind::Bool, AxisValue::Bool(_)) => Ok(()),
-        (AxisKind::Bool, v) => bad(format!("{v} is not true or false")),
+        (AxisKind::Bool, v) => bad(format!("{}, expected true or false", is(v))),
         (AxisKind::Name, AxisValue::Name(_)) => Ok(()),
-        (AxisKind::Name, v) => bad(format!("{v} is not a name (write it in quotes)")),
+        (AxisKind::Name, v) => bad(format!("{}, expected a name (write it in quotes)", is(v))),
     }
 }
 

@@ -1,7 +1,7 @@
 //! One game played in the open, for `sololab play`: the state at each turn start, each action,
 //! every event of the rules' trace, and the outcome.
 
-use super::experiment::{ErrorKind, ExperimentError, Location};
+use super::experiment::{ErrorKind, ExperimentError, Location, quote};
 use super::plan::{axis_kind, check_kind, explain};
 use crate::game::{AxisKind, AxisValue, Game, Outcome, SetupValues, Stream, VecTrace, stream_rng};
 use crate::policy::Policy;
@@ -11,14 +11,14 @@ use crate::policy::Policy;
 ///
 /// # Errors
 /// An [`ExperimentError`] located at the offending `--set KEY=VALUE`: no `=`, an unknown axis
-/// (listing the valid ones), a bad value, or a setup the game rejects.
+/// (listing the valid ones), an axis given twice, a bad value, or a setup the game rejects.
 pub fn setup_from_pairs<G: Game>(pairs: &[String]) -> Result<G::Setup, ExperimentError> {
     let at = |pair: &str| Location {
         path: format!("--set {pair}"),
         line_column: None,
     };
     let mut values = SetupValues::new();
-    for pair in pairs {
+    for (n, pair) in pairs.iter().enumerate() {
         let err = |kind| ExperimentError { at: at(pair), kind };
         let Some((key, text)) = pair.split_once('=') else {
             return Err(err(ErrorKind::Invalid("expected KEY=VALUE".into())));
@@ -31,12 +31,29 @@ pub fn setup_from_pairs<G: Game>(pairs: &[String]) -> Result<G::Setup, Experimen
                 valid: G::axes().iter().map(|a| a.name.to_string()).collect(),
             }));
         };
-        let value = match kind {
-            AxisKind::Int { .. } => text.parse().map(AxisValue::Int).ok(),
-            AxisKind::Bool => text.parse().map(AxisValue::Bool).ok(),
-            AxisKind::Name => Some(AxisValue::Name(text.to_string())),
+        if let Some(first) = pairs[..n]
+            .iter()
+            .find(|p| p.split('=').next().map(str::trim) == Some(key))
+        {
+            return Err(err(ErrorKind::Duplicate(format!(
+                "axis '{key}' is given twice (first as --set {first})"
+            ))));
         }
-        .unwrap_or_else(|| AxisValue::Name(text.to_string()));
+        let not = |expected: String| ErrorKind::AxisValue {
+            axis: key.to_string(),
+            message: format!("{} is not {expected}", quote(text)),
+        };
+        let value = match kind {
+            AxisKind::Int { min, max } => text
+                .parse()
+                .map(AxisValue::Int)
+                .map_err(|_| err(not(format!("an integer in {min}..={max}"))))?,
+            AxisKind::Bool => text
+                .parse()
+                .map(AxisValue::Bool)
+                .map_err(|_| err(not("true or false".into())))?,
+            AxisKind::Name => AxisValue::Name(text.to_string()),
+        };
         check_kind(key, &kind, &value).map_err(err)?;
         values.insert(key.to_string(), value);
     }

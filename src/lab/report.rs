@@ -9,9 +9,10 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use super::experiment::{Experiment, quote};
+use super::experiment::{Experiment, key, quote};
 use super::stats::{Z95, wilson};
 use crate::game::{AxisValue, Outcome};
+use crate::policy::{Rollout, Strategy, StrategyKind};
 
 /// Integer totals of the games of one cell (sums, never means, so they add up in any order).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -108,6 +109,9 @@ pub struct Report {
     pub game: &'static str,
     /// The sweep axes, in column order.
     pub axes: Vec<String>,
+    /// The strategies, in the experiment's order: name and, when it came from a strategy file,
+    /// its definition (recorded in `run.toml`).
+    pub strategies: Vec<(String, Option<Strategy>)>,
     /// The game's loss causes (columns `lost_<cause>`).
     pub loss_causes: Vec<&'static str>,
     /// The game's metrics (columns `mean_<metric>`).
@@ -245,11 +249,15 @@ impl Report {
     }
 
     /// `run.toml`: a `[run]` table (crate version, `commit` when known, threads, `wall_s`,
-    /// `games_per_s`, total games and cells) and the experiment as run under `[experiment]`.
+    /// `games_per_s`, total games and cells), the experiment as run under `[experiment]` (with
+    /// file names resolved), and under `[strategies.<name>]` each strategy's `origin` (its
+    /// file, or `"built in"`) and full definition: `kind`, its parameters and its weights per
+    /// game.
     pub fn run_toml(&self, commit: Option<&str>) -> String {
         let mut s = String::from(
-            "# How this report was made. The [experiment] table is the experiment as run;\n\
-             # summary.csv depends on it alone.\n\n[run]\n",
+            "# How this report was made. [experiment] is the experiment as run and [strategies]\n\
+             # the strategies as loaded; with the version, summary.csv depends on them alone.\n\n\
+             [run]\n",
         );
         s.push_str(&format!("version = {}\n", quote(env!("CARGO_PKG_VERSION"))));
         if let Some(c) = commit {
@@ -261,6 +269,10 @@ impl Report {
         s.push_str(&format!("games = {}\n", self.total_games()));
         s.push_str(&format!("cells = {}\n\n", self.cells.len()));
         s.push_str(&self.experiment.to_toml_table(Some("experiment")));
+        for (name, definition) in &self.strategies {
+            s.push('\n');
+            s.push_str(&strategy_toml(name, definition.as_ref()));
+        }
         s
     }
 
@@ -320,6 +332,48 @@ impl Report {
     }
 }
 
+/// `[strategies.<name>]` of `run.toml`: where the strategy came from and its parsed definition.
+fn strategy_toml(name: &str, definition: Option<&Strategy>) -> String {
+    let table = format!("strategies.{}", key(name));
+    let mut s = format!("[{table}]\n");
+    let Some(strategy) = definition else {
+        s.push_str("origin = \"given in code\"\n");
+        return s;
+    };
+    let origin = match strategy.origin.strip_suffix(" (built in)") {
+        Some(_) => "built in",
+        None => strategy.origin.as_str(),
+    };
+    let float = |x: f64| toml::Value::Float(x).to_string();
+    s.push_str(&format!("origin = {}\n", quote(origin)));
+    s.push_str(&format!("kind = {}\n", quote(strategy.kind.name())));
+    let weights = match &strategy.kind {
+        StrategyKind::Random => return s,
+        StrategyKind::Greedy { samples, weights } => {
+            s.push_str(&format!("samples = {samples}\n"));
+            weights
+        }
+        StrategyKind::Mcts { config, weights } => {
+            let rollout = match config.rollout {
+                Rollout::Random => "random",
+                Rollout::Greedy => "greedy",
+            };
+            s.push_str(&format!("iterations = {}\n", config.iterations));
+            s.push_str(&format!("exploration = {}\n", float(config.exploration)));
+            s.push_str(&format!("rollout = {}\n", quote(rollout)));
+            s.push_str(&format!("rollout_depth = {}\n", config.rollout_depth));
+            weights
+        }
+    };
+    for (game, features) in weights {
+        s.push_str(&format!("\n[{table}.weights.{}]\n", key(game)));
+        for (feature, w) in features {
+            s.push_str(&format!("{} = {}\n", key(feature), float(*w)));
+        }
+    }
+    s
+}
+
 /// A report file that could not be written.
 #[derive(Debug)]
 pub enum ReportError {
@@ -356,15 +410,9 @@ impl fmt::Display for ReportError {
     }
 }
 
-impl std::error::Error for ReportError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            ReportError::CreateDir { source, .. } | ReportError::Write { source, .. } => {
-                Some(source)
-            }
-        }
-    }
-}
+/// The IO error is part of the message, so it is not also given as the `source` (an error
+/// chain printed in full would say it twice).
+impl std::error::Error for ReportError {}
 
 /// The temporary file a report file is first written to: `.<name>.tmp` in the same folder, so
 /// the final rename stays on one file system.

@@ -21,10 +21,15 @@ use super::report::{CellReport, GameRow, Report, Totals};
 use crate::game::{Game, Outcome, Stream, stream_rng};
 use crate::policy::Policy;
 
+/// The most worker threads a run may ask for (a thread count is not worth more than the cores,
+/// and each thread reserves a stack).
+pub const MAX_THREADS: usize = 1024;
+
 /// How to run a plan; nothing here changes the numbers of a report.
 #[derive(Clone, Debug, Default)]
 pub struct RunOptions {
-    /// Worker threads; `0` lets rayon choose (`RAYON_NUM_THREADS` or one per core).
+    /// Worker threads, at most [`MAX_THREADS`] (more are capped); `0` lets rayon choose
+    /// (`RAYON_NUM_THREADS` or one per core).
     pub threads: usize,
     /// Keep one row per game for `games.csv`.
     pub raw: bool,
@@ -130,7 +135,7 @@ pub fn run_experiment_with_progress<G: Game>(
 ) -> Report {
     let start = Instant::now();
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(options.threads)
+        .num_threads(options.threads.min(MAX_THREADS))
         .thread_name(|i| format!("sololab-{i}"))
         .build()
         .expect("cannot start the worker threads");
@@ -222,6 +227,11 @@ pub fn run_experiment_with_progress<G: Game>(
         experiment: plan.experiment.clone(),
         game: G::NAME,
         axes: plan.axes.clone(),
+        strategies: plan
+            .strategies
+            .iter()
+            .map(|s| (s.name.clone(), s.definition.clone()))
+            .collect(),
         loss_causes: G::loss_causes().to_vec(),
         metric_names: G::metric_names().to_vec(),
         cells,
