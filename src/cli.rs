@@ -9,9 +9,12 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use clap::{Parser, Subcommand};
-use sololab::lab::{self, ErrorKind, Experiment, Plan, PolicyFactory, Progress, RunOptions};
-use sololab::policy::{Strategy, strategy_names};
+use clap::{CommandFactory, Parser, Subcommand};
+use sololab::lab::{
+    self, ErrorKind, Experiment, MAX_GAMES_PER_CELL, MAX_SEED, MAX_THREADS, Plan, PolicyFactory,
+    Progress, RunOptions,
+};
+use sololab::policy::{Strategy, StrategyError, StrategyErrorKind, strategy_names};
 use sololab::{AxisKind, Game, GameKind, Stream, stream_rng, with_game};
 
 /// Where experiments are looked up by name.
@@ -45,6 +48,34 @@ enum Command {
     Bench(BenchArgs),
 }
 
+/// An integer in `min..=max` from the command line; the error (shown after clap's
+/// `invalid value 'TEXT' for '--flag'`) says which range.
+fn in_range(text: &str, min: u64, max: u64) -> Result<u64, String> {
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    match text.parse::<i128>() {
+        Ok(v) if (i128::from(min)..=i128::from(max)).contains(&v) => Ok(v as u64),
+        _ if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => {
+            Err(format!("out of range {min}..={max}"))
+        }
+        _ => Err(format!("not an integer in {min}..={max}")),
+    }
+}
+
+/// `--games`: 1..=[`MAX_GAMES_PER_CELL`].
+fn games_arg(text: &str) -> Result<u64, String> {
+    in_range(text, 1, MAX_GAMES_PER_CELL)
+}
+
+/// `--seed`: 0..=[`MAX_SEED`] (`i64::MAX`, what an experiment file and `run.toml` hold).
+fn seed_arg(text: &str) -> Result<u64, String> {
+    in_range(text, 0, MAX_SEED)
+}
+
+/// `--threads`: 0 (one per core) ..=[`MAX_THREADS`].
+fn threads_arg(text: &str) -> Result<u64, String> {
+    in_range(text, 0, MAX_THREADS as u64)
+}
+
 #[derive(clap::Args, Debug)]
 struct BenchArgs {
     /// A game to measure (default: every game); repeatable.
@@ -54,11 +85,13 @@ struct BenchArgs {
     #[arg(long = "strategy", value_name = "STRATEGY")]
     strategy: Vec<String>,
     /// Games per measurement (default: sized per strategy, about a second each).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, allow_negative_numbers = true,
+          value_parser = games_arg)]
     games: Option<u64>,
-    /// Worker threads of the parallel measurement (default: one per core).
-    #[arg(long, default_value_t = 0)]
-    threads: usize,
+    /// Worker threads of the parallel measurement, at most 1024 (default 0: one per core).
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true,
+          value_parser = threads_arg)]
+    threads: u64,
     /// Print CSV (columns in `sololab::lab::BENCH_CSV_HEADER`) instead of a table.
     #[arg(long)]
     csv: bool,
@@ -75,15 +108,18 @@ struct BenchArgs {
 struct RunArgs {
     /// An experiment file, or the name of one in experiments/.
     experiment: String,
-    /// Games per cell (overrides the file).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    /// Games per cell, at most 10^12 (overrides the file).
+    #[arg(long, allow_negative_numbers = true,
+          value_parser = games_arg)]
     games: Option<u64>,
-    /// Experiment seed (overrides the file).
-    #[arg(long)]
+    /// Experiment seed, 0..=9223372036854775807 (overrides the file).
+    #[arg(long, allow_negative_numbers = true,
+          value_parser = seed_arg)]
     seed: Option<u64>,
-    /// Worker threads (default: one per core).
-    #[arg(long, default_value_t = 0)]
-    threads: usize,
+    /// Worker threads, at most 1024 (default 0: one per core).
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true,
+          value_parser = threads_arg)]
+    threads: u64,
     /// Report folder (default: results/<name>).
     #[arg(long)]
     out: Option<PathBuf>,
@@ -102,8 +138,10 @@ struct PlayArgs {
     /// The strategy that plays (see `sololab list strategies`).
     #[arg(long)]
     policy: String,
-    /// Seed: the game plays like game 0 of an experiment with this seed.
-    #[arg(long, default_value_t = 1)]
+    /// Seed, 0..=9223372036854775807: the game plays like game 0 of an experiment with this
+    /// seed.
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true,
+          value_parser = seed_arg)]
     seed: u64,
     /// Start from a position file instead of a new game.
     #[arg(long, conflicts_with = "set")]
@@ -126,6 +164,54 @@ enum ListWhat {
         /// The game.
         game: String,
     },
+}
+
+/// One line for a command-line error found by clap (an unknown flag, a bad or missing value,
+/// conflicting flags, a missing command): clap's message without its usage and tips, a
+/// suggested spelling when clap has one, and where to look for help. `args` are the
+/// command-line arguments after the program name.
+pub fn usage_error(e: &clap::Error, args: &[String]) -> String {
+    use clap::error::{ContextKind, ContextValue, ErrorKind as K};
+    // The subcommands named on the command line, and the command they lead to.
+    let mut command = Cli::command();
+    let mut path = String::from("sololab");
+    for arg in args.iter().filter(|a| !a.starts_with('-')) {
+        let Some(sub) = command.find_subcommand(arg).cloned() else {
+            break;
+        };
+        path.push(' ');
+        path.push_str(sub.get_name());
+        command = sub;
+    }
+    let mut message = match e.kind() {
+        K::DisplayHelpOnMissingArgumentOrSubcommand | K::MissingSubcommand => {
+            let names: Vec<&str> = command
+                .get_subcommands()
+                .map(|c| c.get_name())
+                .filter(|n| *n != "help")
+                .collect();
+            format!("'{path}' needs a command (valid: {})", names.join(", "))
+        }
+        _ => {
+            let text = e.render().to_string();
+            let first = text.split("\n\n").next().unwrap_or_default();
+            let first = first.strip_prefix("error:").unwrap_or(first);
+            first.split_whitespace().collect::<Vec<_>>().join(" ")
+        }
+    };
+    let suggested: Vec<String> = [ContextKind::SuggestedArg, ContextKind::SuggestedSubcommand]
+        .into_iter()
+        .filter_map(|k| e.get(k))
+        .flat_map(|v| match v {
+            ContextValue::String(s) => vec![s.clone()],
+            ContextValue::Strings(v) => v.clone(),
+            _ => Vec::new(),
+        })
+        .collect();
+    if !suggested.is_empty() {
+        message.push_str(&format!(" (did you mean '{}'?)", suggested.join("', '")));
+    }
+    format!("{message} (see '{path} --help')")
 }
 
 /// Runs the parsed command line.
@@ -155,17 +241,19 @@ fn run_command(args: &RunArgs) -> Result<()> {
     let path = lab::find_experiment(&args.experiment, Path::new(EXPERIMENTS_DIR))?;
     let mut experiment = Experiment::load(&path)?;
     if let Some(games) = args.games {
-        experiment.games = games;
+        experiment.set_games(games)?;
     }
     if let Some(seed) = args.seed {
-        experiment.seed = seed;
+        experiment.set_seed(seed)?;
     }
     let kind = experiment.game_kind()?;
     with_game!(kind, G => run_typed::<G>(experiment, args))
 }
 
 fn run_typed<G: Game>(experiment: Experiment, args: &RunArgs) -> Result<()> {
-    let plan = Plan::<G>::new(experiment, policy_factory::<G>)?;
+    let plan = Plan::<G>::new(experiment, |name| {
+        lab::strategy_source::<G>(name, Path::new(STRATEGIES_DIR))
+    })?;
     let out = args
         .out
         .clone()
@@ -174,7 +262,7 @@ fn run_typed<G: Game>(experiment: Experiment, args: &RunArgs) -> Result<()> {
         bail!("{}: the report folder is a file", out.display());
     }
     let options = RunOptions {
-        threads: args.threads,
+        threads: args.threads as usize,
         raw: args.raw,
     };
     let report = if args.quiet {
@@ -336,7 +424,7 @@ fn list_command(what: &ListWhat) -> Result<()> {
         ListWhat::Strategies => {
             let dir = Path::new(STRATEGIES_DIR);
             for name in strategy_names(dir) {
-                match Strategy::named(&name, dir) {
+                match Strategy::named(&name, dir).and_then(|s| buildable(&s).map(|()| s)) {
                     Ok(s) => {
                         out.push_str(&format!("{name:<16} {:<8} {}\n", s.kind.name(), s.origin))
                     }
@@ -367,6 +455,29 @@ fn list_command(what: &ListWhat) -> Result<()> {
     }
     std::io::stdout().lock().write_all(out.as_bytes())?;
     Ok(())
+}
+
+/// Whether strategy `s` builds a policy: for every registered game it has a weight table for
+/// (an unknown feature, say, is an error), and for at least one game.
+fn buildable(s: &Strategy) -> Result<(), StrategyError> {
+    let (mut built, mut missing) = (false, None);
+    for &kind in GameKind::ALL {
+        match with_game!(kind, G => s.build::<G>().map(|_| ())) {
+            Ok(()) => built = true,
+            Err(e) => match &e.kind {
+                StrategyErrorKind::MissingKey { key, .. }
+                    if *key == format!("weights.{}", kind.name()) =>
+                {
+                    missing.get_or_insert(e);
+                }
+                _ => return Err(e),
+            },
+        }
+    }
+    match missing {
+        Some(e) if !built => Err(e),
+        _ => Ok(()),
+    }
 }
 
 /// `list axes`: one block per axis with its values, default and doc line.
@@ -447,7 +558,7 @@ fn bench_command(args: &BenchArgs) -> Result<()> {
                 kind,
                 name,
                 args.games,
-                args.threads,
+                args.threads as usize,
                 dir,
             )?);
         }

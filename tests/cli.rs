@@ -422,3 +422,414 @@ fn bench_workload_answers_are_reproducible() {
         stdout(&o)
     );
 }
+
+/// Runs the binary in `dir`, killing it after `secs` seconds (`None` for the status then).
+fn sololab_in(dir: &Path, args: &[&str], secs: u64) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() && start.elapsed() < Duration::from_secs(secs) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    child.wait_with_output().unwrap()
+}
+
+/// Checks that `o` failed with exit status 2 and one line on stderr, `sololab: error: ...`,
+/// containing each of `expected`, and printed nothing on stdout.
+fn one_line_error(o: &Output, expected: &[&str]) {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("sololab: error: "), "{err}");
+    for e in expected {
+        assert!(err.contains(e), "expected {e:?} in {err}");
+    }
+    assert!(stdout(o).is_empty(), "{}", stdout(o));
+}
+
+#[test]
+fn huge_games_are_refused_not_wrapped() {
+    let dir = temp_dir("huge-games");
+    let out = dir.join("out");
+    // 6 cells x 3074457345618258603 wraps around u64 to 2 games.
+    let o = sololab(&[
+        "run",
+        QUICKSTART,
+        "--quiet",
+        "--games",
+        "3074457345618258603",
+        "--out",
+        path(&out),
+    ]);
+    one_line_error(
+        &o,
+        &[
+            "'--games <GAMES>'",
+            "3074457345618258603",
+            "1..=1000000000000",
+        ],
+    );
+    assert!(!out.exists());
+    // 18 cells x 10^12 games: each cell is allowed, the total is not.
+    let file = dir.join("wide.toml");
+    std::fs::write(
+        &file,
+        HEAD.replace("[\"random\"]", "[\"random\", \"greedy\", \"mcts-200\"]")
+            + "[sweep]\nruins = [1, 2, 3]\nextra_turn = [false, true]\n",
+    )
+    .unwrap();
+    let o = sololab(&[
+        "run",
+        path(&file),
+        "--quiet",
+        "--games",
+        "1000000000000",
+        "--out",
+        path(&out),
+    ]);
+    one_line_error(
+        &o,
+        &[
+            "--games 1000000000000: 18 cells × 1000000000000 games per cell is more than the \
+             10000000000000 games a run may play",
+        ],
+    );
+    assert!(!out.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+    // In the file, up to i64::MAX.
+    rejects(
+        "huge-file-games",
+        &HEAD.replace("games = 5", "games = 9223372036854775807"),
+        &["bad.toml:4:9: games = 9223372036854775807: at most 1000000000000 games per cell"],
+    );
+}
+
+#[test]
+fn too_many_threads_are_refused() {
+    let dir = temp_dir("threads-limit");
+    let out = dir.join("out");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let args = [
+        "run",
+        QUICKSTART,
+        "--quiet",
+        "--games",
+        "1",
+        "--threads",
+        "100000",
+        "--out",
+        path(&out),
+    ];
+    one_line_error(
+        &sololab_in(root, &args, 20),
+        &["'--threads <THREADS>'", "100000", "0..=1024"],
+    );
+    assert!(!out.exists());
+    let o = sololab_in(root, &["bench", "--threads", "5000", "--games", "1"], 20);
+    one_line_error(&o, &["'--threads <THREADS>'", "0..=1024"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn command_line_errors_are_one_line() {
+    for (args, expected) in [
+        (
+            vec!["run", QUICKSTART, "--games", "0"],
+            vec![
+                "invalid value '0' for '--games <GAMES>'",
+                "1..=1000000000000",
+            ],
+        ),
+        (
+            vec!["run", QUICKSTART, "--games", "abc"],
+            vec![
+                "invalid value 'abc' for '--games <GAMES>'",
+                "not an integer",
+            ],
+        ),
+        (
+            vec!["run", QUICKSTART, "--seed", "-1"],
+            vec![
+                "invalid value '-1' for '--seed <SEED>'",
+                "0..=9223372036854775807",
+            ],
+        ),
+        (
+            vec![
+                "play",
+                "rift",
+                "--policy",
+                "random",
+                "--position",
+                "X",
+                "--set",
+                "ruins=1",
+            ],
+            vec!["'--position <POSITION>' cannot be used with '--set <KEY=VALUE>'"],
+        ),
+        (
+            vec!["run", QUICKSTART, "--bogus"],
+            vec!["unexpected argument '--bogus'", "sololab run --help"],
+        ),
+        (
+            vec!["run", QUICKSTART, "--quite"],
+            vec!["unexpected argument '--quite'", "did you mean '--quiet'"],
+        ),
+        (
+            vec!["run"],
+            vec!["required arguments were not provided: <EXPERIMENT>"],
+        ),
+        (vec!["frob"], vec!["unrecognized subcommand 'frob'"]),
+        (
+            vec![],
+            vec!["needs a command (valid: run, play, list, bench)"],
+        ),
+        (
+            vec!["list"],
+            vec!["'sololab list' needs a command (valid: games, strategies, experiments, axes)"],
+        ),
+    ] {
+        let o = sololab(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        one_line_error(&o, &expected);
+    }
+    // Help and version stay as they are, on stdout, with status 0.
+    let o = sololab(&["run", "--help"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        stdout(&o).contains("Usage: sololab run [OPTIONS] <EXPERIMENT>"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(stdout(&o).lines().count() > 5);
+    let o = sololab(&["--version"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        stdout(&o),
+        format!("sololab {}\n", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+#[test]
+fn seeds_agree_between_the_flag_and_the_file() {
+    let o = sololab(&[
+        "run",
+        QUICKSTART,
+        "--quiet",
+        "--seed",
+        "18446744073709551615",
+    ]);
+    one_line_error(
+        &o,
+        &[
+            "invalid value '18446744073709551615' for '--seed <SEED>'",
+            "0..=9223372036854775807",
+        ],
+    );
+    let o = sololab(&[
+        "play",
+        "rift",
+        "--policy",
+        "random",
+        "--seed",
+        "9223372036854775808",
+    ]);
+    one_line_error(&o, &["'--seed <SEED>'", "0..=9223372036854775807"]);
+
+    // The largest seed is recorded in run.toml as a seed the loader accepts, and the recorded
+    // experiment, run again, gives the same report.
+    let dir = temp_dir("max-seed");
+    let first = quickstart(
+        &dir.join("a"),
+        &["--games", "2", "--seed", "9223372036854775807"],
+    );
+    let run = std::fs::read_to_string(dir.join("a/run.toml")).unwrap();
+    let start = run.find("[experiment]\n").unwrap() + "[experiment]\n".len();
+    let end = run.find("\n[strategies.").unwrap();
+    let recorded = run[start..end].replace("[experiment.", "[");
+    assert!(
+        recorded.contains("seed = 9223372036854775807\n"),
+        "{recorded}"
+    );
+    let file = dir.join("recorded.toml");
+    std::fs::write(&file, recorded).unwrap();
+    let again = dir.join("b");
+    let o = sololab(&["run", path(&file), "--quiet", "--out", path(&again)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read_to_string(again.join("summary.csv")).unwrap(),
+        first
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn run_toml_records_the_strategies_and_a_local_file_overrides_a_shipped_one() {
+    let dir = temp_dir("override");
+    std::fs::create_dir(dir.join("strategies")).unwrap();
+    std::fs::write(
+        dir.join("strategies/greedy.toml"),
+        "kind = \"greedy\"\nsamples = 2\n[weights.rift]\nruins_left = 1.5\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("strategies/broken.toml"),
+        "kind = \"greedy\"\nsamples = 2\n[weights.rift]\nnonsense = 1.0\n",
+    )
+    .unwrap();
+    let file = dir.join("two.toml");
+    std::fs::write(
+        &file,
+        HEAD.replace("[\"random\"]", "[\"greedy\", \"random\"]"),
+    )
+    .unwrap();
+    let o = sololab_in(&dir, &["run", path(&file), "--quiet", "--out", "out"], 120);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let run = std::fs::read_to_string(dir.join("out/run.toml")).unwrap();
+    assert!(
+        run.contains(
+            "[strategies.greedy]\norigin = \"strategies/greedy.toml\"\nkind = \"greedy\"\n\
+             samples = 2\n\n[strategies.greedy.weights.rift]\nruins_left = 1.5\n"
+        ),
+        "{run}"
+    );
+    assert!(
+        run.contains("[strategies.random]\norigin = \"built in\"\nkind = \"random\"\n"),
+        "{run}"
+    );
+
+    // `list strategies` shows where each comes from, and a file that does not build as invalid.
+    let o = sololab_in(&dir, &["list", "strategies"], 20);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let list = stdout(&o);
+    let line = |name: &str| {
+        list.lines()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .unwrap_or_else(|| panic!("no {name} in {list}"))
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    assert_eq!(line("greedy"), "greedy greedy strategies/greedy.toml");
+    assert_eq!(
+        line("random"),
+        "random random strategies/random.toml (built in)"
+    );
+    assert!(
+        line("broken").starts_with(
+            "broken invalid: strategies/broken.toml: key 'weights.rift.nonsense': unknown \
+             feature of game rift"
+        ),
+        "{list}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn content_files_resolve_against_the_experiment_folder() {
+    let dir = temp_dir("content");
+    std::fs::create_dir(dir.join("exp")).unwrap();
+    let cards = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/games/rift/content/rift.toml");
+    std::fs::copy(&cards, dir.join("exp/cards.toml")).unwrap();
+    let file = dir.join("exp/c.toml");
+    std::fs::write(&file, format!("{HEAD}[setup]\ncontent = \"cards.toml\"\n")).unwrap();
+    // Run from the crate root: cards.toml is not in the current directory.
+    let out = dir.join("out");
+    let o = sololab(&["run", path(&file), "--quiet", "--out", path(&out)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let run = std::fs::read_to_string(out.join("run.toml")).unwrap();
+    let resolved = dir.join("exp/cards.toml");
+    assert!(
+        run.contains(&format!(
+            "[experiment.setup]\ncontent = \"{}\"\n",
+            resolved.display()
+        )),
+        "{run}"
+    );
+    // A missing one is named as resolved.
+    std::fs::write(&file, format!("{HEAD}[setup]\ncontent = \"nope.toml\"\n")).unwrap();
+    let o = sololab(&["run", path(&file), "--quiet", "--out", path(&out)]);
+    one_line_error(&o, &[&format!("{}", dir.join("exp/nope.toml").display())]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn error_messages_say_what_is_wrong_once() {
+    // A string for an integer axis is quoted and called a string.
+    rejects(
+        "string-int",
+        &format!("{HEAD}[setup]\nruins = \"3\"\n"),
+        &["bad.toml:7:9: axis 'ruins': \"3\" is a string, expected an integer in 1..=3"],
+    );
+    // A directory is said to be one.
+    let dir = temp_dir("messages");
+    let o = sololab(&["run", path(&dir), "--quiet"]);
+    one_line_error(
+        &o,
+        &[&format!(
+            "{}: is a directory, not an experiment file",
+            dir.display()
+        )],
+    );
+    // An OS error is given once.
+    let file = dir.join("file");
+    std::fs::write(&file, "").unwrap();
+    let out = file.join("out");
+    let o = sololab(&[
+        "run",
+        QUICKSTART,
+        "--quiet",
+        "--games",
+        "1",
+        "--out",
+        path(&out),
+    ]);
+    one_line_error(
+        &o,
+        &[&format!(
+            "{}: cannot create the report folder: ",
+            out.display()
+        )],
+    );
+    assert_eq!(stderr(&o).matches("(os error").count(), 1, "{}", stderr(&o));
+    // A key given twice with --set.
+    let o = sololab(&[
+        "play", "rift", "--policy", "random", "--set", "ruins=1", "--set", "ruins=2",
+    ]);
+    one_line_error(
+        &o,
+        &["--set ruins=2: axis 'ruins' is given twice (first as --set ruins=1)"],
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn readme_lists_the_rift_metrics() {
+    // The README's report section lists rift's metrics; it must follow METRICS when they change.
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let start = readme
+        .find("<!-- rift metrics -->\n")
+        .expect("README marks the list");
+    let end = readme
+        .find("<!-- end rift metrics -->")
+        .expect("README marks its end");
+    let listed: Vec<&str> = readme[start..end]
+        .lines()
+        .skip(1)
+        .map(|l| l.split('`').nth(1).unwrap_or(l))
+        .collect();
+    assert_eq!(
+        listed,
+        sololab::games::rift::METRICS,
+        "update README.md's list of rift metrics to sololab::games::rift::METRICS"
+    );
+    assert!(readme.contains("| `mean_turns` | turns per game; for `rift` in campaign mode"));
+}
