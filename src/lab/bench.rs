@@ -203,7 +203,7 @@ pub const BENCH_SEED: u64 = 1;
 
 /// Games per measurement of `sololab bench` for a strategy of `kind`: 100,000 random games,
 /// 1,000 greedy games, `8000 / iterations` MCTS games (40 for `mcts-200`): on one core of a
-/// small machine about half a second, a second and six seconds (Rift), enough games that two
+/// small machine about half a second, a second and five seconds (Rift), enough games that two
 /// threads finish together.
 pub fn bench_games(kind: &StrategyKind) -> u64 {
     match kind {
