@@ -754,16 +754,22 @@ impl Rift {
     /// (wrapping), and on each card by the left-to-right place of their HP cubes (FAQ, Multiple
     /// monsters from the same monster card; case R4).
     pub fn activation_order(&self, out: &mut [usize; 4]) -> usize {
+        // Sort key: cards from the die's card rightward, then the cube's place; ties (two cubes
+        // on one place, which no reachable state has) keep colour order.
+        let mut keys = [0u8; 4];
         let mut n = 0;
-        for k in 0..3u8 {
-            let card = (self.die_card + k) % 3;
-            for place in 0..4u8 {
-                for (i, m) in self.monsters.iter().enumerate() {
-                    if m.on_map() && m.card == card && m.place == place {
-                        out[n] = i;
-                        n += 1;
-                    }
+        for (i, m) in self.monsters.iter().enumerate() {
+            if m.on_map() {
+                let key = ((m.card + 3 - self.die_card) % 3) * 4 + m.place;
+                let mut j = n;
+                while j > 0 && keys[j - 1] > key {
+                    keys[j] = keys[j - 1];
+                    out[j] = out[j - 1];
+                    j -= 1;
                 }
+                keys[j] = key;
+                out[j] = i;
+                n += 1;
             }
         }
         n
