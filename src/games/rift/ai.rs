@@ -117,7 +117,6 @@ impl Rift {
         targets: Bits,
         monsters: Bits,
         compass: &[Dir; 4],
-        keys: &[u32; TILES],
         best: &mut Option<AimOption>,
     ) {
         for (rank, &d) in compass.iter().enumerate() {
@@ -142,10 +141,11 @@ impl Rift {
                     if h == 0 {
                         return;
                     }
-                    tiles(h).max_by_key(|&x| keys[x as usize]).unwrap_or(aim)
+                    tiles(h).max_by_key(|&x| pos_key(compass, x)).unwrap_or(aim)
                 };
-                let key =
-                    ((3 - rank as u32) << 26) | (keys[t as usize] << 13) | keys[stop as usize];
+                let key = ((3 - rank as u32) << 26)
+                    | (pos_key(compass, t) << 13)
+                    | pos_key(compass, stop);
                 if best.is_none_or(|b| key > b.key) {
                     *best = Some(AimOption {
                         stop,
@@ -276,7 +276,6 @@ impl Rift {
         let stops = reach & stop_ok & !interfere;
         let aim_stops = stops & !self.smoke;
         let (compass, seek) = self.compass();
-        let keys: [u32; TILES] = std::array::from_fn(|t| pos_key(&compass, t as Tile));
         // Targets: mechs, buildings, and frozen monsters (Status Tokens, Frozen: "Monsters will
         // attack frozen targets (including monsters)"; CONTENT.md, I5).
         let frozen_monsters = self
@@ -304,7 +303,6 @@ impl Rift {
                         targets,
                         monsters,
                         &compass,
-                        &keys,
                         &mut best,
                     );
                 }
@@ -353,16 +351,14 @@ impl Rift {
             }
             // Closest first: scan the tiles layer by layer of distance and stop at the first
             // layer that offers an attack (the best of that layer by the compass).
-            let mut layers = goal_stops;
-            let mut d = 0u8;
-            while layers != 0 && best.is_none() {
-                let mut layer = 0;
-                for t in tiles(layers) {
-                    if far[t as usize] == d {
-                        layer |= bit(t);
-                    }
-                }
-                layers &= !layer;
+            let mut buckets = [0 as Bits; TILES];
+            let mut max_d = 0usize;
+            for t in tiles(goal_stops) {
+                let d = far[t as usize] as usize;
+                buckets[d] |= bit(t);
+                max_d = max_d.max(d);
+            }
+            for (d, &layer) in buckets[..=max_d].iter().enumerate() {
                 for t in tiles(layer) {
                     let mut o = None;
                     self.options_from(
@@ -372,16 +368,17 @@ impl Rift {
                         targets,
                         monsters,
                         &compass,
-                        &keys,
                         &mut o,
                     );
                     if let Some(o) = o
                         && best.is_none_or(|(_, bo)| o.key > bo.key)
                     {
-                        best = Some((d, o));
+                        best = Some((d as u8, o));
                     }
                 }
-                d = d.saturating_add(1);
+                if best.is_some() {
+                    break;
+                }
             }
             if best.is_some() {
                 break;
@@ -405,7 +402,7 @@ impl Rift {
             if df == u8::MAX || db == u8::MAX || df > mv || df as u16 + db as u16 != total as u16 {
                 continue;
             }
-            let key = (df, keys[t as usize]);
+            let key = (df, pos_key(&compass, t));
             if key > dest_key {
                 dest_key = key;
                 dest = t;
