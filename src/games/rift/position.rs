@@ -374,7 +374,7 @@ fn find(
     })
 }
 
-/// Reads a position written by [`write`] (or by hand).
+/// Reads a position written by [`write()`] (or by hand).
 ///
 /// # Errors
 /// A [`PositionError`] with the 1-based line and what was wrong: an unknown key or name, a bad
