@@ -244,9 +244,7 @@ impl Rift {
             } => {
                 let i = mech as usize;
                 self.mechs[i].done = true;
-                let mut ws = [self.content.mechs[self.mechs[i].card as usize].attack; 4];
-                self.weapons(i, &mut ws);
-                let attack = ws[weapon as usize];
+                let attack = self.weapon(i, weapon);
                 let d = Dir::from_index(dir);
                 if let Some(t) = self.aim_tile(&attack, self.mechs[i].tile, d, dist) {
                     let th = if throw < 4 {
@@ -320,9 +318,7 @@ impl Rift {
                 throw,
             } => {
                 let i = mech as usize;
-                let mut ws = [self.content.mechs[self.mechs[i].card as usize].attack; 4];
-                self.weapons(i, &mut ws);
-                let attack = ws[weapon as usize & 3];
+                let attack = self.weapon(i, weapon);
                 let d = Dir::from_index(dir);
                 let at = self
                     .aim_tile(&attack, self.mechs[i].tile, d, dist)

@@ -544,6 +544,28 @@ impl Rift {
         r
     }
 
+    /// Empties the board: no terrain, tokens, spawn tiles, monsters, objectives or finale (the
+    /// start of a new game, and of a hand-written position).
+    pub fn clear_board(&mut self) {
+        self.buildings = 0;
+        self.mountains = 0;
+        self.water = 0;
+        self.forest = 0;
+        self.desert = 0;
+        self.acid_tiles = 0;
+        self.rock = 0;
+        self.smoke = 0;
+        self.fire = 0;
+        self.acid = 0;
+        self.frozen_b = 0;
+        self.shield_b = 0;
+        self.spawn = [NO_TILE; 8];
+        self.monsters = [Monster::SUPPLY; 4];
+        self.objectives = [u8::MAX; 2];
+        self.yellow = [false; 2];
+        self.finale = 0;
+    }
+
     /// Sets up the current game of the campaign card (Setup 1, 4, 5; Campaign): draws the map
     /// and monster cards (unless fixed), places objectives (yellow first, then red at random
     /// with distinct goals) and their map effects, the finale's moons, restores the mechs to
@@ -568,23 +590,7 @@ impl Rift {
             mons[1].unwrap_or(1),
             mons[2].unwrap_or(2),
         ];
-        self.buildings = 0;
-        self.mountains = 0;
-        self.water = 0;
-        self.forest = 0;
-        self.desert = 0;
-        self.acid_tiles = 0;
-        self.rock = 0;
-        self.smoke = 0;
-        self.fire = 0;
-        self.acid = 0;
-        self.frozen_b = 0;
-        self.shield_b = 0;
-        self.spawn = [NO_TILE; 8];
-        self.monsters = [Monster::SUPPLY; 4];
-        self.objectives = [u8::MAX; 2];
-        self.yellow = [false; 2];
-        self.finale = 0;
+        self.clear_board();
         self.campaign_die = 6;
         self.turn = 0;
         self.phase = Phase::Deploy;

@@ -404,23 +404,7 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
         &mut <crate::game::GameRng as rand::SeedableRng>::seed_from_u64(0),
     );
     // Start from an empty board.
-    r.buildings = 0;
-    r.mountains = 0;
-    r.water = 0;
-    r.forest = 0;
-    r.desert = 0;
-    r.acid_tiles = 0;
-    r.rock = 0;
-    r.smoke = 0;
-    r.fire = 0;
-    r.acid = 0;
-    r.frozen_b = 0;
-    r.shield_b = 0;
-    r.spawn = [NO_TILE; 8];
-    r.monsters = [Monster::SUPPLY; 4];
-    r.objectives = [u8::MAX; 2];
-    r.yellow = [false; 2];
-    r.finale = 0;
+    r.clear_board();
     r.tally = Tally::default();
     r.campaign_die = 6;
     r.turn = 1;

@@ -505,6 +505,14 @@ impl Rift {
         n
     }
 
+    /// Weapon `w` (`0..4`, as numbered by [`Rift::weapons`]) of mech `i`; an index past the last
+    /// weapon gives the basic attack.
+    pub fn weapon(&self, i: usize, w: u8) -> Attack {
+        let mut ws = [self.content.mechs[self.mechs[i].card as usize].attack; 4];
+        let n = self.weapons(i, &mut ws);
+        ws[if (w as usize) < n { w as usize } else { 0 }]
+    }
+
     /// Number of tokens of `s`'s kind in play (Status Tokens: 3 of each kind, CONTENT.md).
     pub fn tokens_in_play(&self, s: Status) -> u32 {
         let (tile, b1, b2) = match s.token_kind() {
