@@ -10,6 +10,7 @@ use std::cell::Cell;
 use std::path::{Path, PathBuf};
 
 use sololab::games::race::{GOAL, Race, RaceAction, TURNS};
+use sololab::games::rift::{Rift, RiftSetup};
 use sololab::policy::{StrategyErrorKind, strategy_names};
 use sololab::{Game, GameRng, Outcome, Policy, Strategy, StrategyKind, Stream, below, stream_rng};
 
@@ -192,6 +193,11 @@ fn every_policy_plays_race() {
     policies_play_every_game::<Race>(0);
 }
 
+#[test]
+fn every_policy_plays_rift() {
+    policies_play_every_game::<Rift>(RiftSetup::default_setup());
+}
+
 // ---------------------------------------------------------------------------------------------
 // Strength.
 
@@ -277,6 +283,46 @@ fn mcts_choice_ignores_the_chance_stream_and_repeats_with_the_same_policy_rng() 
     assert!(decisions >= 30, "{decisions}");
     // Not a constant answer: from these positions MCTS both walks and runs.
     assert!(runs > 0 && runs < decisions, "{runs} runs of {decisions}");
+}
+
+#[test]
+fn mcts_choice_on_the_rift_ignores_the_chance_stream() {
+    let strategy = Strategy::named("mcts-200", &strategies_dir()).unwrap();
+    let mut policy = strategy.build::<Rift>().unwrap();
+    let setup = RiftSetup::default_setup();
+    let mut legal = Vec::new();
+    let mut decisions = 0;
+    for index in 0..24u64 {
+        let mut state = Rift::new_game(&setup, &mut stream_rng(5, index, Stream::Setup));
+        let mut chance = stream_rng(5, index, Stream::Chance);
+        let mut rng = stream_rng(5, index, Stream::Policy);
+        // Random play to a decision 2 to 9 decisions in.
+        for _ in 0..2 + index % 8 {
+            state.legal_actions(&mut legal);
+            if legal.is_empty() {
+                break;
+            }
+            let action = legal[below(&mut rng, legal.len() as u32) as usize];
+            state.apply(action, &mut chance);
+        }
+        state.legal_actions(&mut legal);
+        if legal.len() < 2 {
+            continue;
+        }
+        let (mut rng_a, mut rng_b) = (rng.clone(), rng.clone());
+        let a = policy.choose(&state, &legal, &mut rng_a);
+        for _ in 0..1000 {
+            below(&mut chance, 6);
+        }
+        let b = policy.choose(&state, &legal, &mut rng_b);
+        assert_eq!(
+            a, b,
+            "game {index}: the choice changed after advancing the chance stream"
+        );
+        assert!(legal.contains(&a));
+        decisions += 1;
+    }
+    assert!(decisions >= 8, "{decisions}");
 }
 
 // ---------------------------------------------------------------------------------------------

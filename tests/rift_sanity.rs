@@ -72,3 +72,39 @@ fn fewer_ruins_make_the_campaign_harder() {
         "mean games won, 1 ruin [{lo1:.3}, {hi1:.3}] must be below 3 ruins [{lo3:.3}, {hi3:.3}]"
     );
 }
+
+/// The strength ladder on the default setup (issue 3), small: random < greedy < mcts-200 with
+/// Wilson intervals apart, through the lab's runner on 2 threads. `results/rift-ladder` holds the
+/// 2,000-game version (0.2% / 38.2% / 71.2%).
+#[test]
+fn strength_ladder_random_greedy_mcts() {
+    use sololab::lab::{Experiment, Plan, RunOptions, policy_factory, run_experiment};
+    let text = "name = \"ladder-test\"\ngame = \"rift\"\nstrategies = [\"random\", \"greedy\", \"mcts-200\"]\ngames = 150\nseed = 1\n";
+    let experiment = Experiment::parse(text, "ladder-test").unwrap();
+    let plan = Plan::<Rift>::new(experiment, |name| {
+        policy_factory::<Rift>(name, Path::new("strategies"))
+    })
+    .unwrap();
+    let report = run_experiment(
+        &plan,
+        &RunOptions {
+            threads: 2,
+            raw: false,
+        },
+    );
+    let rates: Vec<(u64, f64, f64)> = report
+        .cells
+        .iter()
+        .map(|c| {
+            let (lo, hi) = wilson(c.totals.wins, c.totals.games, Z95);
+            (c.totals.wins, lo, hi)
+        })
+        .collect();
+    assert_eq!(rates.len(), 3);
+    let [(rw, _, r_hi), (gw, g_lo, g_hi), (mw, m_lo, _)] = [rates[0], rates[1], rates[2]];
+    assert!(r_hi < g_lo, "random {rw}/150 vs greedy {gw}/150: {rates:?}");
+    assert!(
+        g_hi < m_lo,
+        "greedy {gw}/150 vs mcts-200 {mw}/150: {rates:?}"
+    );
+}
