@@ -58,7 +58,12 @@ impl fmt::Display for AxisValue {
 #[derive(Clone, Debug)]
 pub enum AxisKind {
     /// Whole numbers in `min..=max`.
-    Int { min: i64, max: i64 },
+    Int {
+        /// The smallest value.
+        min: i64,
+        /// The largest value.
+        max: i64,
+    },
     /// `true` or `false`.
     Bool,
     /// One of a set of names, listed by the game (content-dependent, so given as prose).

@@ -9,29 +9,58 @@ use crate::game::{GameRng, Tracer};
 /// One player decision. `Copy`, 6 bytes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum RiftAction {
-    /// Deploy mech `mech` (0 = A, 1 = B) on `tile` in the top 2 rows (Setup).
-    Deploy { mech: u8, tile: Tile },
-    /// Regular movement of `mech` to `tile` (once a turn, up to its movement).
-    Move { mech: u8, tile: Tile },
-    /// Attack with weapon `weapon` aimed `dist` tiles in direction `dir` (0-3: N E S W); `throw`
-    /// is the throw direction for throw attacks (else 255). Ends the mech's turn.
-    Attack {
+    /// Deploy a mech on a tile in the top 2 rows (Setup).
+    Deploy {
+        /// The mech: 0 = A, 1 = B.
         mech: u8,
+        /// Where it deploys.
+        tile: Tile,
+    },
+    /// Regular movement of a mech (once a turn, up to its movement).
+    Move {
+        /// The mech: 0 = A, 1 = B.
+        mech: u8,
+        /// Where it stops.
+        tile: Tile,
+    },
+    /// An attack; it ends the mech's turn.
+    Attack {
+        /// The mech: 0 = A, 1 = B.
+        mech: u8,
+        /// Which weapon, as numbered by [`Rift::weapons`] (0 = the basic attack).
         weapon: u8,
+        /// Aim direction, 0-3: N E S W.
         dir: u8,
+        /// Aim distance in tiles (for line attacks, where the projectile stops).
         dist: u8,
+        /// For throw attacks the direction of the throw (0-3), else 255.
         throw: u8,
     },
-    /// Skip the attack to remove the attached statuses in `mask` ([`st`] bits, a non-empty
-    /// subset of those attached: "any number", FAQ Player actions). Ends the mech's turn.
-    ClearStatus { mech: u8, mask: u8 },
-    /// The turret's attack (FAQ, Map effects: Turret), aimed `dist` tiles in `dir`.
-    Turret { dir: u8, dist: u8 },
+    /// Skip the attack to remove some attached statuses ("any number", FAQ Player actions); it
+    /// ends the mech's turn.
+    ClearStatus {
+        /// The mech: 0 = A, 1 = B.
+        mech: u8,
+        /// The statuses removed: [`st`] bits, a non-empty subset of those
+        /// attached.
+        mask: u8,
+    },
+    /// The turret's attack (FAQ, Map effects: Turret).
+    Turret {
+        /// Aim direction, 0-3: N E S W.
+        dir: u8,
+        /// Aim distance in tiles.
+        dist: u8,
+    },
     /// End Player actions: Upkeep and Monsters attack follow.
     EndActions,
-    /// Campaign reward A or B for mech `mech`: slide the mech card (`pilot = false`) or the pilot
-    /// card (`pilot = true`) to reveal the next upgrade row (Campaign).
-    Upgrade { mech: u8, pilot: bool },
+    /// Campaign reward A or B: reveal the next upgrade row of a mech or its pilot (Campaign).
+    Upgrade {
+        /// The mech whose reward it is: 0 = A, 1 = B.
+        mech: u8,
+        /// Slide the pilot card (`true`) or the mech card (`false`).
+        pilot: bool,
+    },
 }
 
 /// Calls `out(dir, dist)` for every aim of `attack` from `from`, directions N E S W, distances

@@ -14,9 +14,13 @@ use super::board::{COLS, ROWS, TILES};
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum Dir {
+    /// Up the map (row 1 is the northern edge).
     North = 0,
+    /// Toward column 6.
     East = 1,
+    /// Down the map.
     South = 2,
+    /// Toward column 1.
     West = 3,
 }
 
@@ -117,11 +121,17 @@ pub enum Locomotion {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum Status {
+    /// A 1-HP unit of a token: blocks movement; monsters attack rocks as a last resort.
     Rock = 0,
+    /// Sits on a tile: units there cannot attack; monsters never aim from it.
     Smoke = 1,
+    /// Attaches to a unit that stops on it: 1 effect damage at each Upkeep.
     Fire = 2,
+    /// Attaches to a unit or building: it cannot move or attack; absorbs the next damage.
     Frozen = 3,
+    /// Attaches to a unit or building: absorbs the next damage.
     Shield = 4,
+    /// Attaches to a unit that stops on it: +1 damage from attacks.
     Acid = 5,
 }
 

@@ -1026,6 +1026,10 @@ impl Game for Rift {
         // Finished games are in the campaign totals (a won game's last Time passes starts no turn).
         self.campaign.turns as u32 + if self.over() { 0 } else { self.turn as u32 }
     }
+    // `determinize` keeps the default (no change): during a game of the Rift nothing is hidden
+    // from the player (DESIGN.md, the games table); draws between campaign games happen in
+    // `apply` from the chance generator, so a search samples them with its own.
+
     fn plan_step(&self, a: RiftAction) -> PlanStep {
         match a {
             RiftAction::Move { mech, .. } => PlanStep::Prefix(mech),
