@@ -11,7 +11,6 @@
 use std::cell::Cell;
 use std::fmt;
 use std::path::Path;
-use std::sync::Arc;
 use std::time::Instant;
 
 use super::experiment::{ErrorKind, Experiment, ExperimentError};
@@ -22,7 +21,7 @@ use crate::game::{
     below, stream_rng,
 };
 use crate::games::GameKind;
-use crate::policy::{Strategy, StrategyErrorKind, StrategyKind};
+use crate::policy::{Strategy, StrategyKind};
 use crate::with_game;
 
 // ---------------------------------------------------------------------------------------------
@@ -174,25 +173,7 @@ pub fn sample_states<G: Game>(setup: &G::Setup, count: usize, seed: u64) -> Vec<
 /// [`ErrorKind::UnknownStrategy`] listing the available names, or [`ErrorKind::Strategy`] with
 /// the loader's message when the file is bad or has no weights for `G`.
 pub fn policy_factory<G: Game>(name: &str, dir: &Path) -> Result<PolicyFactory<G>, ErrorKind> {
-    let strategy = Strategy::named(name, dir).map_err(|e| match e.kind {
-        StrategyErrorKind::NotFound { name, available } => ErrorKind::UnknownStrategy {
-            name,
-            valid: available,
-        },
-        _ => ErrorKind::Strategy {
-            name: name.to_string(),
-            message: e.to_string(),
-        },
-    })?;
-    strategy.build::<G>().map_err(|e| ErrorKind::Strategy {
-        name: name.to_string(),
-        message: e.to_string(),
-    })?;
-    Ok(Arc::new(move || {
-        strategy
-            .build::<G>()
-            .expect("the strategy was built once before")
-    }))
+    super::plan::strategy_source::<G>(name, dir).map(|source| source.factory)
 }
 
 /// The strategies `sololab bench` measures by default.

@@ -261,104 +261,71 @@ impl Rift {
         if self.mountains & b != 0 && self.buildings & b == 0 {
             return;
         }
-        let unit_mech = self.mech_at(t);
-        let unit_mon = if unit_mech.is_none() {
-            self.monster_at(t)
-        } else {
-            None
-        };
+        let unit = self
+            .mech_at(t)
+            .map(|i| (true, i))
+            .or_else(|| self.monster_at(t).map(|i| (false, i)));
         let on_building = self.buildings & b != 0;
-        match s {
-            Status::Rock | Status::Smoke => {
-                if on_building {
-                    return;
-                }
-                if s == Status::Rock && (unit_mech.is_some() || unit_mon.is_some()) {
-                    return; // a rock is a unit: it cannot share a tile (CONTENT.md, I18)
-                }
-                if s == Status::Rock {
-                    if self.rock & b != 0 {
-                        return;
-                    }
-                    self.smoke &= !b;
-                    self.free_token(s, t, trace);
-                    self.rock |= b;
-                } else {
-                    if self.smoke & b != 0 {
-                        return;
-                    }
-                    self.rock &= !b;
-                    self.free_token(s, t, trace);
-                    self.smoke |= b;
-                }
+        let attach = status_bit(s);
+        if let (Some((is_mech, i)), true) = (unit, attach != 0) {
+            // Fire, frozen, shield and acid attach to the unit on the tile.
+            if *self.status_mut(is_mech, i) & attach != 0 {
+                return;
             }
-            Status::Fire | Status::Frozen | Status::Shield | Status::Acid => {
-                let bitv = status_bit(s);
-                let other = status_bit(s.other_side());
-                if let Some(i) = unit_mech {
-                    if self.mechs[i].status & bitv != 0 {
-                        return;
-                    }
-                    self.mechs[i].status &= !other;
-                    self.free_token(s, t, trace);
-                    self.mechs[i].status |= bitv;
-                } else if let Some(i) = unit_mon {
-                    if self.monsters[i].status & bitv != 0 {
-                        return;
-                    }
-                    self.monsters[i].status &= !other;
-                    self.free_token(s, t, trace);
-                    self.monsters[i].status |= bitv;
-                } else if on_building {
-                    match s {
-                        Status::Frozen => {
-                            if self.frozen_b & b != 0 {
-                                return;
-                            }
-                            self.free_token(s, t, trace);
-                            self.frozen_b |= b;
-                        }
-                        Status::Shield => {
-                            if self.shield_b & b != 0 {
-                                return;
-                            }
-                            self.free_token(s, t, trace);
-                            self.shield_b |= b;
-                        }
-                        _ => return,
-                    }
-                } else if self.rock & b != 0 {
-                    return; // rocks hold no attached statuses (CONTENT.md, I18)
-                } else {
-                    match s {
-                        Status::Fire => {
-                            if self.fire & b != 0 {
-                                return;
-                            }
-                            self.free_token(s, t, trace);
-                            self.fire |= b;
-                        }
-                        Status::Acid => {
-                            if self.acid & b != 0 {
-                                return;
-                            }
-                            self.free_token(s, t, trace);
-                            self.acid |= b;
-                        }
-                        _ => return, // frozen and shield attach to units and buildings only
-                    }
-                }
+            *self.status_mut(is_mech, i) &= !status_bit(s.other_side());
+            self.free_token(s, t, trace);
+            *self.status_mut(is_mech, i) |= attach;
+        } else {
+            // A token on the building or the tile. A rock is a unit: it cannot share a tile
+            // (CONTENT.md, I18), and rocks hold no attached statuses.
+            if (s == Status::Rock && unit.is_some()) || (attach != 0 && self.rock & b != 0) {
+                return;
+            }
+            let Some(bits) = self.token_bits(s, on_building) else {
+                return; // only shield and frozen go on buildings; frozen and shield need a target
+            };
+            if *bits & b != 0 {
+                return;
+            }
+            if let Some(other) = self.token_bits(s.other_side(), on_building) {
+                *other &= !b;
+            }
+            self.free_token(s, t, trace);
+            if let Some(bits) = self.token_bits(s, on_building) {
+                *bits |= b;
             }
         }
         trace.event(|| {
-            let attached = (unit_mech.is_some() || unit_mon.is_some())
-                && !matches!(s, Status::Rock | Status::Smoke);
+            let attached = unit.is_some() && attach != 0;
             if attached || (on_building && matches!(s, Status::Frozen | Status::Shield)) {
                 format!("{} gets {}", self.name_at(t), s.name())
             } else {
                 format!("a {} token lies on {}", s.name(), coord(t))
             }
         });
+    }
+
+    /// The attached-status bits of mech `i` (`is_mech`) or monster `i`.
+    fn status_mut(&mut self, is_mech: bool, i: usize) -> &mut u8 {
+        if is_mech {
+            &mut self.mechs[i].status
+        } else {
+            &mut self.monsters[i].status
+        }
+    }
+
+    /// The bitboard holding `s` tokens on buildings (`on_building`: frozen and shield) or lying
+    /// on tiles (rock, smoke, fire, acid); `None` where such a token cannot go.
+    fn token_bits(&mut self, s: Status, on_building: bool) -> Option<&mut Bits> {
+        match (s, on_building) {
+            (Status::Frozen, true) => Some(&mut self.frozen_b),
+            (Status::Shield, true) => Some(&mut self.shield_b),
+            (Status::Rock, false) => Some(&mut self.rock),
+            (Status::Smoke, false) => Some(&mut self.smoke),
+            (Status::Fire, false) => Some(&mut self.fire),
+            (Status::Acid, false) => Some(&mut self.acid),
+            _ => None,
+        }
     }
 
     /// A unit came to a stop on `t`: water kills non-flying monsters; fire and acid tokens on
