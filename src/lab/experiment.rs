@@ -725,17 +725,20 @@ pub(crate) fn toml_stems(dir: &Path) -> Vec<String> {
 }
 
 /// Finds an experiment file: `arg` itself when it is a file or names one (contains a path
-/// separator or ends in `.toml`), else `dir/<arg>.toml`.
+/// separator or ends in `.toml`), else `dir/<arg>.toml`. `arg` may be any path, UTF-8 or not
+/// (messages show it lossily).
 ///
 /// # Errors
 /// [`ErrorKind::NoSuchExperiment`] listing the experiments in `dir`, [`ErrorKind::Io`]
 /// when `arg` looks like a path that does not exist, or [`ErrorKind::Invalid`] when it is a
 /// directory.
-pub fn find_experiment(arg: &str, dir: &Path) -> Result<PathBuf, ExperimentError> {
-    let as_path = PathBuf::from(arg);
+pub fn find_experiment(arg: impl AsRef<Path>, dir: &Path) -> Result<PathBuf, ExperimentError> {
+    let as_path = arg.as_ref().to_path_buf();
     if as_path.is_file() {
         return Ok(as_path);
     }
+    let shown = as_path.to_string_lossy().into_owned();
+    let arg = shown.as_str();
     let at_arg = |kind| ExperimentError {
         at: Location {
             path: arg.to_string(),
@@ -754,7 +757,9 @@ pub fn find_experiment(arg: &str, dir: &Path) -> Result<PathBuf, ExperimentError
         }
         return Err(at_arg(ErrorKind::Io("no such file".into())));
     }
-    let in_dir = dir.join(format!("{arg}.toml"));
+    let mut file_name = as_path.clone().into_os_string();
+    file_name.push(".toml");
+    let in_dir = dir.join(file_name);
     if in_dir.is_file() {
         return Ok(in_dir);
     }
