@@ -442,7 +442,7 @@ fn play_typed<G: Game>(args: &PlayArgs) -> Result<()> {
         Some(file) => {
             let text = std::fs::read_to_string(file)
                 .with_context(|| format!("{}: cannot read", file.display()))?;
-            G::from_position(&text).map_err(|e| match e.line {
+            G::from_position(sololab::input::strip_bom(&text)).map_err(|e| match e.line {
                 0 => anyhow::anyhow!("{}: {}", file.display(), e.message),
                 line => anyhow::anyhow!("{}:{line}: {}", file.display(), e.message),
             })?
@@ -463,7 +463,9 @@ fn play_typed<G: Game>(args: &PlayArgs) -> Result<()> {
         }
     });
     match failed {
-        Some(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        Some(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(anyhow::anyhow!("cannot write to standard output: {e}"))
+        }
         _ => Ok(()),
     }
 }
@@ -508,7 +510,7 @@ fn list_command(what: &ListWhat) -> Result<()> {
             out = with_game!(kind, G => axes_text::<G>());
         }
     }
-    std::io::stdout().lock().write_all(out.as_bytes())?;
+    print_out(&out)?;
     Ok(())
 }
 
@@ -541,7 +543,23 @@ fn axes_text<G: Game>() -> String {
     let mut out = String::new();
     for axis in G::axes() {
         let values = match &axis.kind {
-            AxisKind::Int { min, max } => format!("integer {min}..={max}"),
+            AxisKind::Int { min, max } => {
+                let names = defaults
+                    .as_ref()
+                    .map(|s| G::axis_names(s, axis.name))
+                    .unwrap_or_default();
+                match (names.first(), names.last()) {
+                    (Some(first), Some(last)) if names.len() > 1 => format!(
+                        "integer {first}..={last} with the default setup (at most \
+                         {min}..={max} with other content)"
+                    ),
+                    (Some(only), _) => format!(
+                        "integer {only} with the default setup (at most {min}..={max} with \
+                         other content)"
+                    ),
+                    _ => format!("integer {min}..={max}"),
+                }
+            }
             AxisKind::Bool => "true | false".to_string(),
             AxisKind::Name => {
                 let names = defaults
@@ -566,19 +584,21 @@ fn axes_text<G: Game>() -> String {
 
 fn bench_command(args: &BenchArgs) -> Result<()> {
     let dir = Path::new(STRATEGIES_DIR);
-    let mut stdout = std::io::stdout().lock();
     if args.list_workloads {
-        for w in lab::default_workloads() {
-            writeln!(stdout, "{w}")?;
-        }
-        return Ok(());
+        let list: String = lab::default_workloads()
+            .iter()
+            .map(|w| format!("{w}\n"))
+            .collect();
+        return print_out(&list);
     }
     if let Some(text) = &args.workload {
         let workload: lab::Workload = text.parse().map_err(anyhow::Error::msg)?;
         let answer = lab::run_workload(&workload, dir)
             .map_err(|e| anyhow::anyhow!("workload {workload}: {e}"))?;
-        writeln!(stdout, "{workload} {answer} wall_s={:.3}", answer.wall_s)?;
-        return Ok(());
+        return print_out(&format!(
+            "{workload} {answer} wall_s={:.3}\n",
+            answer.wall_s
+        ));
     }
     let kinds = if args.game.is_empty() {
         GameKind::ALL.to_vec()
@@ -622,9 +642,20 @@ fn bench_command(args: &BenchArgs) -> Result<()> {
         eprint!("\r\x1b[K");
     }
     if args.csv {
-        write!(stdout, "{}", lab::bench_csv(&rows))?;
+        print_out(&lab::bench_csv(&rows))
     } else {
-        write!(stdout, "{}", lab::bench_table(&rows))?;
+        print_out(&lab::bench_table(&rows))
     }
-    Ok(())
+}
+
+/// Writes `text` on standard output. A reader that went away (`| head`) is not an error; any
+/// other failure is one that says it is about standard output.
+fn print_out(text: &str) -> Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(anyhow::anyhow!("cannot write to standard output: {e}"))
+        }
+        _ => Ok(()),
+    }
 }

@@ -6,6 +6,7 @@
 //! `ARCHITECTURE.md` for the map of the code and its invariants.
 
 pub mod game;
+pub mod input;
 pub mod games;
 pub mod lab;
 pub mod policy;

@@ -308,6 +308,7 @@ impl Experiment {
     /// assert!(err.to_string().starts_with("x.toml:2:1: unknown field `bogus`"));
     /// ```
     pub fn parse(text: &str, path: &str) -> Result<Experiment, ExperimentError> {
+        let text = crate::input::strip_bom(text);
         let mut exp = Experiment {
             name: String::new(),
             game: String::new(),
@@ -321,8 +322,18 @@ impl Experiment {
             spans: Spans::default(),
             games_flag: None,
         };
-        let raw: RawExperiment = toml::from_str(text)
-            .map_err(|e| exp.error(e.span(), ErrorKind::Toml(e.message().trim().to_string())))?;
+        if let Some((span, message)) = crate::input::integer_out_of_range(text) {
+            return Err(exp.error(Some(span), ErrorKind::Toml(message)));
+        }
+        let raw: RawExperiment = toml::from_str(text).map_err(|e| {
+            // serde names Rust types; say what the file needs.
+            let message = e
+                .message()
+                .trim()
+                .replace("expected i64", "expected an integer")
+                .replace("expected a sequence", "expected an array");
+            exp.error(e.span(), ErrorKind::Toml(message))
+        })?;
 
         let name = raw.name.get_ref();
         let name_ok = !name.is_empty()
@@ -635,11 +646,7 @@ impl Experiment {
     }
 
     fn line_column(&self, offset: usize) -> (usize, usize) {
-        let offset = offset.min(self.text.len());
-        let before = &self.text[..offset];
-        let line = before.matches('\n').count() + 1;
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-        (line, before[line_start..].chars().count() + 1)
+        crate::input::line_column(&self.text, offset)
     }
 
     /// The experiment as TOML in the file's own format: loads back with [`Experiment::parse`]

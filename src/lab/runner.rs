@@ -77,6 +77,10 @@ impl fmt::Display for RunError {
             RunError::Threads { threads: 0, message } => {
                 write!(f, "cannot start the worker threads: {message}")
             }
+            RunError::Threads {
+                threads: 1,
+                message,
+            } => write!(f, "cannot start the worker thread: {message}"),
             RunError::Threads { threads, message } => {
                 write!(f, "cannot start {threads} worker threads: {message}")
             }

@@ -57,6 +57,7 @@ pub const SIDE_COLS: usize = 3;
 /// than 2 deployable tiles in a side's top 2 rows; a weapon row on a mech card (second weapons
 /// come from pilot upgrades); a campaign whose last game is not its only finale.
 pub fn parse(text: &str, source: &str) -> Result<Content, SetupError> {
+    let text = crate::input::strip_bom(text);
     let raw: RawFile = toml::from_str(text).map_err(|e| toml_error(text, source, &e))?;
     Compiler {
         source,
