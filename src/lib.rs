@@ -7,6 +7,7 @@
 
 pub mod content;
 pub mod game;
+pub mod input;
 pub mod games;
 pub mod lab;
 pub mod policy;

@@ -958,6 +958,10 @@ impl Game for Rift {
         if axis == "mode" {
             return vec!["game".to_string(), "campaign".to_string()];
         }
+        if axis == "game" {
+            // The games of this content's campaign card.
+            return (1..=c.campaign.len()).map(|g| g.to_string()).collect();
+        }
         let mut v: Vec<String> = match axis {
             "maps" => c.maps.iter().map(|m| m.name.clone()).collect(),
             "monsters" => c.monsters.iter().map(|m| m.name.clone()).collect(),
