@@ -364,10 +364,12 @@ fn r1_the_shipped_example_position_gives_the_same_answer() {
 
 /// Regression (issue 10): `free_token` isolated the lowest bit of the unit's whole status, so a
 /// unit holding fire (bit 1) and a shield was reported as freeing a token while nothing was
-/// removed, and a fourth shield/acid token entered play (a position the parser refuses).
+/// removed, and a fourth shield/acid token entered play (a position the parser refuses). The
+/// token to free is now the player's choice (I16); freeing mech A's shield leaves its fire.
 #[test]
 fn free_token_frees_a_shield_from_a_unit_that_also_has_fire() {
     use sololab::games::rift::content::Status;
+    use sololab::games::rift::state::Phase;
     let mut r = position(
         "clock phase=actions\n\
          mech A tile=(1,1) hp=3 max_hp=3 status=fire,shield\n\
@@ -378,10 +380,153 @@ fn free_token_frees_a_shield_from_a_unit_that_also_has_fire() {
     assert_eq!(r.tokens_in_play(Status::Acid), 3, "the supply is empty");
     r.add_status(t("(5,4)"), Status::Acid, &mut NoTrace);
     assert_eq!(r.monsters[1].status, st::ACID, "the acid is added");
+    let mut rng = <GameRng as rand::SeedableRng>::seed_from_u64(1);
+    r.run_steps(&mut rng, &mut NoTrace);
+    assert_eq!(r.phase, Phase::Choice, "the player must free a token");
+    let mut legal = Vec::new();
+    r.legal_actions(&mut legal);
+    let freed = RiftAction::FreeToken {
+        tile: t("(1,1)"),
+        token: Status::Shield,
+    };
+    assert!(
+        legal.contains(&freed),
+        "mech A's shield is offered: {legal:?}"
+    );
+    r.apply(freed, &mut rng);
+    assert_eq!(r.mechs[0].status, st::FIRE, "only the shield goes");
     assert_eq!(r.tokens_in_play(Status::Acid), 3, "one token was freed");
-    assert_eq!(r.mechs[0].status, st::FIRE, "mech A's shield is the one freed");
+    assert_eq!(r.phase, Phase::Actions);
     let text = Rift::to_position(&r);
-    assert!(Rift::from_position(&text).is_ok(), "the engine's state loads back");
+    assert!(
+        Rift::from_position(&text).is_ok(),
+        "the engine's state loads back"
+    );
+}
+
+/// The tokens of `s`'s kind offered for removal, as `(tile, token)` text.
+fn offered(r: &Rift) -> Vec<String> {
+    let mut legal = Vec::new();
+    r.legal_actions(&mut legal);
+    legal
+        .iter()
+        .map(|a| match *a {
+            RiftAction::FreeToken { tile, token } => format!("{} {}", coord(tile), token.name()),
+            RiftAction::RemoveConflicting { tile, attached } => {
+                format!(
+                    "{} {}",
+                    coord(tile),
+                    if attached { "attached" } else { "tile" }
+                )
+            }
+            other => format!("{other:?}"),
+        })
+        .collect()
+}
+
+/// I16 through the position format: Cinder's Firebomb sets a monster on fire while all three
+/// fire/frozen tokens are in play (two fires lying on tiles, a frozen building). The player is
+/// offered every one of them but the new fire, in tile order; the frozen building is chosen.
+#[test]
+fn i16_the_player_chooses_which_token_leaves_play() {
+    use sololab::games::rift::content::Status;
+    use sololab::games::rift::state::Phase;
+    let mut r = position(
+        "clock phase=actions\n\
+         mech A card=Cinder pilot=Teo_Vance tile=(1,1) hp=3 max_hp=3\n\
+         mech B card=Wukong pilot=Sun_Li tile=(3,1) hp=3 max_hp=3\n\
+         monster 1 at=map card=1 place=0 alpha=0 tile=(1,3) hp=2\n\
+         tokens fire=(4,4)(5,5) frozen_buildings=(6,1)\n\
+         terrain\n.....B\n......\n......\n......\n......\n......\n",
+    );
+    assert_eq!(r.tokens_in_play(Status::Fire), 3);
+    let firebomb = RiftAction::Attack {
+        mech: 0,
+        weapon: 0,
+        dir: Dir::South as u8,
+        dist: 2,
+        throw: 255,
+    };
+    let mut legal = Vec::new();
+    r.legal_actions(&mut legal);
+    assert!(legal.contains(&firebomb), "{legal:?}");
+    let mut rng = <GameRng as rand::SeedableRng>::seed_from_u64(1);
+    r.apply(firebomb, &mut rng);
+    assert_eq!(r.monsters[0].status, st::FIRE, "the fire attaches at once");
+    assert_eq!(r.phase, Phase::Choice);
+    assert_eq!(
+        offered(&r),
+        ["(6,1) frozen", "(4,4) fire", "(5,5) fire"],
+        "every token of the kind in play but the new one, by tile"
+    );
+    // The position format holds the pending choice.
+    let text = Rift::to_position(&r);
+    assert!(
+        text.contains("choice resume=actions done=- keep=(1,3)"),
+        "{text}"
+    );
+    assert_eq!(Rift::from_position(&text).unwrap(), r);
+    r.apply(
+        RiftAction::FreeToken {
+            tile: t("(6,1)"),
+            token: Status::Frozen,
+        },
+        &mut rng,
+    );
+    assert_eq!(r.frozen_b, 0, "the building's frozen token left play");
+    assert_eq!(r.fire.count_ones(), 2, "the lying fires stay");
+    assert_eq!(r.tokens_in_play(Status::Fire), 3);
+    assert_eq!(r.phase, Phase::Actions, "mech B still acts");
+}
+
+/// I17: a shielded mech stops on acid; the player chooses which token is removed, and each
+/// choice does what it says.
+#[test]
+fn i17_the_player_chooses_between_conflicting_tokens() {
+    use sololab::games::rift::state::Phase;
+    let start = position(
+        "clock phase=actions\n\
+         mech A card=Atlas pilot=Marta_Kell tile=(1,1) hp=4 max_hp=4 status=shield\n\
+         mech B card=Wukong pilot=Sun_Li tile=(6,1) hp=3 max_hp=3\n\
+         monster 1 at=map card=1 place=0 alpha=0 tile=(4,5) hp=2\n\
+         tokens acid=(1,2)\n",
+    );
+    let mut rng = <GameRng as rand::SeedableRng>::seed_from_u64(1);
+    let mut r = start;
+    r.apply(
+        RiftAction::Move {
+            mech: 0,
+            tile: t("(1,2)"),
+        },
+        &mut rng,
+    );
+    assert_eq!(r.phase, Phase::Choice);
+    assert_eq!(offered(&r), ["(1,2) tile", "(1,2) attached"]);
+    let mut keep_shield = r;
+    keep_shield.apply(
+        RiftAction::RemoveConflicting {
+            tile: t("(1,2)"),
+            attached: false,
+        },
+        &mut rng,
+    );
+    assert_eq!(keep_shield.mechs[0].status, st::SHIELD);
+    assert_eq!(keep_shield.acid, 0, "the acid token is discarded");
+    assert_eq!(keep_shield.phase, Phase::Actions);
+    let mut take_acid = r;
+    take_acid.apply(
+        RiftAction::RemoveConflicting {
+            tile: t("(1,2)"),
+            attached: true,
+        },
+        &mut rng,
+    );
+    assert_eq!(
+        take_acid.mechs[0].status,
+        st::ACID,
+        "the shield goes, the acid attaches"
+    );
+    assert_eq!(take_acid.acid, 0);
 }
 
 // ---------------------------------------------------------------------------------------------
