@@ -6,8 +6,8 @@
 //! `ARCHITECTURE.md` for the map of the code and its invariants.
 
 pub mod game;
-pub mod input;
 pub mod games;
+pub mod input;
 pub mod lab;
 pub mod policy;
 
