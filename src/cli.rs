@@ -295,7 +295,9 @@ fn run_typed<G: Game>(experiment: Experiment, args: &RunArgs) -> Result<()> {
     // The report is written: a closed or full standard output no longer makes this an error.
     let table = report.table();
     let mut stdout = std::io::stdout().lock();
-    if let Err(e) = stdout.write_all(table.as_bytes()).and_then(|()| stdout.flush())
+    if let Err(e) = stdout
+        .write_all(table.as_bytes())
+        .and_then(|()| stdout.flush())
         && e.kind() != std::io::ErrorKind::BrokenPipe
     {
         warn(&format!(
@@ -407,27 +409,8 @@ impl Progress for Lines {
         }
         *last = Instant::now();
         let elapsed = self.start.elapsed().as_secs_f64();
-        warn(&progress_line(done, total, elapsed));
+        warn(&lab::progress_line(done, total, elapsed));
     }
-}
-
-/// One progress line: games done, percent, games per second and the time left, which is
-/// `unknown` until a game has finished (never an infinite or undefined number).
-pub fn progress_line(done: u64, total: u64, elapsed_s: f64) -> String {
-    let rate = if elapsed_s > 0.0 {
-        done as f64 / elapsed_s
-    } else {
-        0.0
-    };
-    let eta = if rate > 0.0 && rate.is_finite() {
-        format!("{:.0} s", total.saturating_sub(done) as f64 / rate)
-    } else {
-        "unknown".to_string()
-    };
-    format!(
-        "{done}/{total} games ({:.0}%), {rate:.0} games/s, ETA {eta}",
-        100.0 * done as f64 / total.max(1) as f64
-    )
 }
 
 fn play_command(args: &PlayArgs) -> Result<()> {
@@ -652,7 +635,10 @@ fn bench_command(args: &BenchArgs) -> Result<()> {
 /// other failure is one that says it is about standard output.
 fn print_out(text: &str) -> Result<()> {
     let mut stdout = std::io::stdout().lock();
-    match stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
             Err(anyhow::anyhow!("cannot write to standard output: {e}"))
         }

@@ -37,6 +37,7 @@ pub use report::{
 pub use report_dir::{LOCK, MARKER, RUN_TOML_HEADER, ReportDir, ReportFile, abandon_reports};
 pub use runner::{
     MAX_THREADS, NoProgress, Progress, RAW_CHUNK, RowSink, RunError, RunOptions, blank_report,
-    play_game, run_experiment, run_experiment_with_progress, thread_pool, try_run_experiment,
+    play_game, progress_line, run_experiment, run_experiment_with_progress, thread_pool,
+    try_run_experiment,
 };
 pub use stats::{Z95, wilson};

@@ -74,7 +74,10 @@ pub enum RunError {
 impl fmt::Display for RunError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            RunError::Threads { threads: 0, message } => {
+            RunError::Threads {
+                threads: 0,
+                message,
+            } => {
                 write!(f, "cannot start the worker threads: {message}")
             }
             RunError::Threads {
@@ -122,6 +125,25 @@ pub trait Progress: Sync {
     fn update(&self, done: u64, total: u64);
     /// The run is over (called once, after the last update).
     fn finish(&self, _done: u64, _total: u64) {}
+}
+
+/// One progress line: games done, percent, games per second and the time left, which is
+/// `unknown` until a game has finished (never an infinite or undefined number).
+pub fn progress_line(done: u64, total: u64, elapsed_s: f64) -> String {
+    let rate = if elapsed_s > 0.0 {
+        done as f64 / elapsed_s
+    } else {
+        0.0
+    };
+    let eta = if rate > 0.0 && rate.is_finite() {
+        format!("{:.0} s", total.saturating_sub(done) as f64 / rate)
+    } else {
+        "unknown".to_string()
+    };
+    format!(
+        "{done}/{total} games ({:.0}%), {rate:.0} games/s, ETA {eta}",
+        100.0 * done as f64 / total.max(1) as f64
+    )
 }
 
 /// Progress that goes nowhere.
@@ -210,8 +232,8 @@ pub fn run_experiment_with_progress<G: Game>(
     progress: &dyn Progress,
 ) -> Report {
     let mut rows = Vec::new();
-    let mut report = try_run_experiment(plan, options, progress, &mut rows)
-        .unwrap_or_else(|e| panic!("{e}"));
+    let mut report =
+        try_run_experiment(plan, options, progress, &mut rows).unwrap_or_else(|e| panic!("{e}"));
     if options.raw {
         report.rows = Some(rows);
     }
