@@ -15,6 +15,7 @@ pub mod content_file;
 pub mod position;
 pub mod rules;
 pub mod state;
+pub mod switches;
 
 use std::fmt;
 
@@ -77,12 +78,14 @@ pub struct RiftSetup {
     pub finale: Option<bool>,
     /// Campaign mode (`mode = "campaign"`): a won game leads to the next on the campaign card.
     pub campaign: bool,
+    /// The contested rules' readings (`rule_*` axes; CONTENT.md).
+    pub switches: switches::Switches,
 }
 
 /// The pilot pick meaning "the mech's own pilot".
 pub const OWN_PILOT: u8 = u8::MAX;
 
-static AXES: [Axis; 19] = [
+static AXES: [Axis; 25] = [
     Axis {
         name: "mode",
         kind: AxisKind::Name,
@@ -196,6 +199,42 @@ static AXES: [Axis; 19] = [
         kind: AxisKind::Bool,
         default: "campaign card",
         doc: "the finale's moon effects (FAQ, Finale effects)",
+    },
+    Axis {
+        name: "rule_frozen_skip_attack",
+        kind: AxisKind::Bool,
+        default: "true",
+        doc: "CONTENT.md I11: true = a frozen or smoked monster skips its aimed attack (Status Tokens); false = it performs it no matter what (FAQ, Monster attacks)",
+    },
+    Axis {
+        name: "rule_finale_moon",
+        kind: AxisKind::Name,
+        default: "left",
+        doc: "CONTENT.md I26: whose moon is active in the finale: left (default), right or random map card (Adjusting Difficulty implies one; the rulebook does not say which)",
+    },
+    Axis {
+        name: "rule_detect_right",
+        kind: AxisKind::Bool,
+        default: "true",
+        doc: "CONTENT.md I1: true = detections go to the card right of the die's (FAQ Detect and Spawn, examples); false = to the left (Detect step text)",
+    },
+    Axis {
+        name: "rule_sand_smoke",
+        kind: AxisKind::Bool,
+        default: "true",
+        doc: "CONTENT.md I15: true = damage on sand makes a smoke token; false = sand makes no token (FAQ Map names no token for sand)",
+    },
+    Axis {
+        name: "rule_ruin_reward_capped",
+        kind: AxisKind::Bool,
+        default: "true",
+        doc: "CONTENT.md I36: true = an R reward returns a ruin up to the ruins setting (Adjusting Difficulty); false = up to 3 (Campaign, \"max 3\")",
+    },
+    Axis {
+        name: "rule_pilot_only_reset",
+        kind: AxisKind::Bool,
+        default: "true",
+        doc: "CONTENT.md I37: true = a destroyed mech's pilot card loses its upgrade rows (Campaign step 3); false = the mech card's rows too",
     },
 ];
 
@@ -384,7 +423,9 @@ impl RiftSetup {
             parts[2].unwrap_or(0),
             parts[3].unwrap_or(0),
         ];
+        let switches = switches::resolve(values)?;
         Ok(RiftSetup {
+            switches,
             content,
             game,
             ruins,
@@ -513,6 +554,8 @@ impl Rift {
                 game: s.game,
                 ruins_cap: s.ruins,
                 both_moons: s.both_moons,
+                rules: s.switches.rules,
+                moon: s.switches.moon,
                 objectives: s.objectives,
                 fixed_maps: [fixed(s.maps[0]), fixed(s.maps[1])],
                 fixed_monsters: [
@@ -663,9 +706,15 @@ impl Rift {
             cp.overrides[2] == 1
         };
         if finale {
-            self.finale |= 1 << c.maps[self.maps[0] as usize].moon as u8;
+            // Which card's moon (CONTENT.md, I26; `rule_finale_moon`).
+            let side = match cp.moon {
+                switches::moon::LEFT => 0,
+                switches::moon::RIGHT => 1,
+                _ => below(rng, 2) as usize,
+            };
+            self.finale |= 1 << c.maps[self.maps[side] as usize].moon as u8;
             if cp.both_moons {
-                self.finale |= 1 << c.maps[self.maps[1] as usize].moon as u8;
+                self.finale |= 1 << c.maps[self.maps[1 - side] as usize].moon as u8;
             }
         }
         if self.has(Finale::MountainBuildings) {
@@ -727,6 +776,10 @@ impl Rift {
         let c = self.content;
         let g = c.campaign[self.campaign.game as usize];
         for i in 0..2 {
+            let both = self.campaign.rules & switches::rule::PILOT_ONLY_RESET == 0;
+            if both && self.mechs[i].hp == 0 {
+                self.mechs[i].mech_level = 0; // the other reading of I37
+            }
             if self.mechs[i].hp == 0 && self.mechs[i].pilot_level > 0 {
                 self.mechs[i].pilot_level = 0;
                 trace.event(|| {
@@ -742,7 +795,12 @@ impl Rift {
                 continue;
             }
             trace.event(|| format!("goal completed on the {} map card", ["left", "right"][side]));
-            if reward.ruin && self.ruins < self.campaign.ruins_cap {
+            let cap = if self.campaign.rules & switches::rule::RUIN_REWARD_CAPPED != 0 {
+                self.campaign.ruins_cap
+            } else {
+                MAX_RUINS
+            };
+            if reward.ruin && self.ruins < cap {
                 self.ruins += 1;
                 trace.event(|| {
                     format!("reward: a lost ruin returns ({} in the supply)", self.ruins)
