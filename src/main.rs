@@ -3,6 +3,7 @@
 //! status 2; `--help` and `--version` print on stdout with exit status 0.
 
 mod cli;
+mod cli_search;
 
 use std::process::ExitCode;
 

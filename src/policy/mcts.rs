@@ -29,6 +29,18 @@ pub struct MctsConfig {
     pub rollout: Rollout,
     /// The most player decisions one rollout plays before it is cut off and scored, `>= 1`.
     pub rollout_depth: u32,
+    /// Progressive widening, finite and `>= 0`; `0` turns it off. When on, a node's children
+    /// are tried in the order of their greedy value (the one-ply look-ahead of
+    /// [`GreedyPolicy`], a move scored with its best attack), best first, and a node visited
+    /// `n` times has at most `1 + floor(widening * sqrt(n))` children; when off, every legal
+    /// action is expanded, in uniformly random order, before any is revisited.
+    pub widening: f64,
+    /// Whether the tree stops where chance begins: an action whose `apply` draws from the
+    /// generator (a die, a draw) ends the descent, and the rest of the iteration is the
+    /// rollout. The tree then holds only lines of play whose outcome the player controls, and
+    /// what follows a roll is played by the rollout policy, which sees the roll, instead of by
+    /// an open-loop line that has to serve every roll at once.
+    pub stop_at_chance: bool,
 }
 
 /// The value in `[0, 1]` of a rollout cut off before the end: the logistic
@@ -64,7 +76,15 @@ struct Node<A> {
     /// up: checked first, so that finding a node's eligible children costs one comparison per
     /// child while the legal list stays the same (it usually does).
     slot: u16,
+    /// Progressive widening: where this node's ranked candidate actions start in the ranking
+    /// arena, and how many there are (`UNRANKED` until ranked).
+    rank_off: u32,
+    rank_len: u16,
+    /// Progressive widening: how many of the ranked candidates have become children.
+    children: u16,
 }
+
+const UNRANKED: u16 = u16::MAX;
 
 /// Open-loop UCT with determinization (single-observer ISMCTS for a single agent).
 ///
@@ -105,6 +125,13 @@ pub struct MctsPolicy<G: Game> {
     ln_table: Vec<f64>,
     /// The weighted feature score of the undeterminized root, once computed this decision.
     root_score: Option<f64>,
+    /// Progressive widening: the greedy look-ahead that ranks a node's candidates.
+    ranker: Option<GreedyPolicy<G>>,
+    /// Progressive widening: every ranked node's candidates, best first, one slice per node.
+    ranked: Vec<G::Action>,
+    /// Progressive widening: greedy values and the sort order of one node's candidates.
+    values: Vec<f64>,
+    order: Vec<u32>,
 }
 
 /// The most entries of [`MctsPolicy`]'s `ln` table (512 KiB).
@@ -130,6 +157,13 @@ impl<G: Game> MctsPolicy<G> {
             config.exploration
         );
         assert!(config.rollout_depth >= 1, "MCTS rollout_depth must be >= 1");
+        assert!(
+            config.widening.is_finite() && config.widening >= 0.0,
+            "MCTS widening {} is not a finite number >= 0",
+            config.widening
+        );
+        let ranker = (config.widening > 0.0).then(|| GreedyPolicy::new(weights.clone(), 1));
+        let widened = config.widening > 0.0;
         let greedy = match config.rollout {
             Rollout::Random => None,
             Rollout::Greedy => Some(GreedyPolicy::new(weights.clone(), 1)),
@@ -146,6 +180,14 @@ impl<G: Game> MctsPolicy<G> {
                 .map(|n| f64::from(n).ln())
                 .collect(),
             root_score: None,
+            ranker,
+            ranked: Vec::with_capacity(if widened {
+                (config.iterations as usize + 1).min(1 << 16) * 16
+            } else {
+                0
+            }),
+            values: Vec::with_capacity(64),
+            order: Vec::with_capacity(64),
         }
     }
 
@@ -181,9 +223,156 @@ impl<G: Game> MctsPolicy<G> {
             avail: 1,
             total: 0.0,
             slot: u16::MAX,
+            rank_off: 0,
+            rank_len: UNRANKED,
+            children: 0,
         });
         self.nodes[parent as usize].first_child = index;
         index
+    }
+
+    /// Ranks `node`'s candidates (the legal actions of `s`, in `self.legal`) by their greedy
+    /// value, best first (ties in legal order), into the ranking arena.
+    fn rank(&mut self, node: u32, s: &G, search: &mut GameRng) {
+        let seed = search.next_u64();
+        let ranker = self.ranker.as_mut().expect("widening builds a ranker");
+        ranker.values(s, &self.legal, seed, &mut self.values);
+        self.order.clear();
+        self.order.extend(0..self.legal.len() as u32);
+        let values = &self.values;
+        self.order.sort_by(|&a, &b| {
+            values[b as usize]
+                .partial_cmp(&values[a as usize])
+                .unwrap_or(std::cmp::Ordering::Equal)
+                .then(a.cmp(&b))
+        });
+        let off = self.ranked.len() as u32;
+        let len = self.legal.len().min(UNRANKED as usize - 1);
+        for &j in &self.order[..len] {
+            self.ranked.push(self.legal[j as usize]);
+        }
+        let nd = &mut self.nodes[node as usize];
+        nd.rank_off = off;
+        nd.rank_len = len as u16;
+    }
+
+    /// Finds `node`'s eligible children (those whose action is in `self.legal`), marking
+    /// their legal slots in `self.tried` and listing them in `self.eligible`.
+    fn find_eligible(&mut self, node: u32) {
+        self.tried.clear();
+        self.tried.resize(self.legal.len(), false);
+        self.eligible.clear();
+        let mut c = self.nodes[node as usize].first_child;
+        while c != NONE {
+            let child = &mut self.nodes[c as usize];
+            let slot = child.slot as usize;
+            let found = if self.legal.get(slot) == Some(&child.action) {
+                Some(slot)
+            } else {
+                self.legal.iter().position(|&a| a == child.action)
+            };
+            if let Some(j) = found {
+                child.slot = u16::try_from(j).unwrap_or(u16::MAX);
+                self.tried[j] = true;
+                self.eligible.push(c);
+            }
+            c = child.next_sibling;
+        }
+    }
+
+    /// The eligible child with the highest UCB1 (first in `self.eligible` on ties), counting
+    /// one more availability for each eligible child.
+    fn best_ucb(&mut self) -> u32 {
+        let mut best = NONE;
+        let mut best_ucb = f64::NEG_INFINITY;
+        for &c in &self.eligible {
+            let child = &mut self.nodes[c as usize];
+            child.avail += 1;
+            let (avail, visits, total) = (child.avail, child.visits as f64, child.total);
+            let ucb = total / visits + self.config.exploration * (self.ln(avail) / visits).sqrt();
+            if ucb > best_ucb || best == NONE {
+                best_ucb = ucb;
+                best = c;
+            }
+        }
+        best
+    }
+
+    /// Plain UCT selection at `node` for the legal actions in `self.legal`: expands an
+    /// untried legal action chosen uniformly (`(child, true)`), else the best UCB1 child.
+    fn select_uct(&mut self, node: u32, search: &mut GameRng) -> (u32, bool) {
+        self.find_eligible(node);
+        let untried = self.legal.len() - self.eligible.len();
+        if untried > 0 {
+            let k = below(search, untried as u32) as usize;
+            let j = self
+                .tried
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| !**t)
+                .nth(k)
+                .map(|(j, _)| j)
+                .expect("k < untried");
+            let action = self.legal[j];
+            let child = self.add_child(node, action);
+            self.nodes[child as usize].slot = u16::try_from(j).unwrap_or(u16::MAX);
+            return (child, true);
+        }
+        (self.best_ucb(), false)
+    }
+
+    /// Selection with progressive widening at `node` in state `s` (legal actions in
+    /// `self.legal`): ranks the node on its first selection, opens ranked candidates as
+    /// children up to the widening limit, and returns an eligible child never visited
+    /// (`(child, true)`) or the best UCB1 child. `None` when no ranked candidate is legal
+    /// in `s` (possible only where determinization or chance changed the legal actions).
+    fn select_widened(&mut self, node: u32, s: &G, search: &mut GameRng) -> Option<(u32, bool)> {
+        if self.nodes[node as usize].rank_len == UNRANKED {
+            self.rank(node, s, search);
+        }
+        let nd = self.nodes[node as usize];
+        let limit = 1 + (self.config.widening * f64::from(nd.visits).sqrt()) as usize;
+        let limit = limit.min(nd.rank_len as usize);
+        for k in nd.children as usize..limit {
+            let action = self.ranked[nd.rank_off as usize + k];
+            let child = self.add_child(node, action);
+            self.nodes[child as usize].avail = 0;
+        }
+        if (nd.children as usize) < limit {
+            self.nodes[node as usize].children = limit as u16;
+        }
+        self.find_eligible(node);
+        if self.eligible.is_empty() {
+            // Open ranked candidates beyond the limit until one is legal here.
+            let nd = self.nodes[node as usize];
+            for k in nd.children as usize..nd.rank_len as usize {
+                let action = self.ranked[nd.rank_off as usize + k];
+                let child = self.add_child(node, action);
+                self.nodes[node as usize].children = k as u16 + 1;
+                if self.legal.contains(&action) {
+                    return Some((child, true));
+                }
+                self.nodes[child as usize].avail = 0;
+            }
+            return None;
+        }
+        // Children are linked newest first, so the last unvisited one in the list is the best
+        // ranked of them.
+        let mut fresh = NONE;
+        for &c in &self.eligible {
+            let child = &mut self.nodes[c as usize];
+            child.avail += 1;
+            if child.visits == 0 {
+                fresh = c;
+            }
+        }
+        if fresh != NONE {
+            return Some((fresh, true));
+        }
+        for &c in &self.eligible {
+            self.nodes[c as usize].avail -= 1;
+        }
+        Some((self.best_ucb(), false))
     }
 
     /// One iteration from `root`: determinize, descend, expand, roll out, back up.
@@ -206,57 +395,20 @@ impl<G: Game> MctsPolicy<G> {
                 break terminal_value(outcome);
             }
             s.legal_actions(&mut self.legal);
-            self.tried.clear();
-            self.tried.resize(self.legal.len(), false);
-            self.eligible.clear();
-            let mut c = self.nodes[node as usize].first_child;
-            while c != NONE {
-                let child = &mut self.nodes[c as usize];
-                let slot = child.slot as usize;
-                let found = if self.legal.get(slot) == Some(&child.action) {
-                    Some(slot)
-                } else {
-                    self.legal.iter().position(|&a| a == child.action)
-                };
-                if let Some(j) = found {
-                    child.slot = u16::try_from(j).unwrap_or(u16::MAX);
-                    self.tried[j] = true;
-                    self.eligible.push(c);
+            let (next, fresh) = if self.config.widening > 0.0 {
+                match self.select_widened(node, &s, search) {
+                    Some(pick) => pick,
+                    None => break self.rollout(&mut s, search, root_score),
                 }
-                c = child.next_sibling;
-            }
-            let untried = self.legal.len() - self.eligible.len();
-            if untried > 0 {
-                let k = below(search, untried as u32) as usize;
-                let j = self
-                    .tried
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, t)| !**t)
-                    .nth(k)
-                    .map(|(j, _)| j)
-                    .expect("k < untried");
-                let action = self.legal[j];
-                node = self.add_child(node, action);
-                self.nodes[node as usize].slot = u16::try_from(j).unwrap_or(u16::MAX);
-                s.apply(action, search);
+            } else {
+                self.select_uct(node, search)
+            };
+            node = next;
+            let before = self.config.stop_at_chance.then(|| search.clone());
+            s.apply(self.nodes[node as usize].action, search);
+            if fresh || before.is_some_and(|b| b != *search) {
                 break self.rollout(&mut s, search, root_score);
             }
-            let mut best = NONE;
-            let mut best_ucb = f64::NEG_INFINITY;
-            for &c in &self.eligible {
-                let child = &mut self.nodes[c as usize];
-                child.avail += 1;
-                let (avail, visits, total) = (child.avail, child.visits as f64, child.total);
-                let ucb =
-                    total / visits + self.config.exploration * (self.ln(avail) / visits).sqrt();
-                if ucb > best_ucb || best == NONE {
-                    best_ucb = ucb;
-                    best = c;
-                }
-            }
-            node = best;
-            s.apply(self.nodes[node as usize].action, search);
         };
         let mut n = node;
         loop {
@@ -314,7 +466,11 @@ impl<G: Game> Policy<G> for MctsPolicy<G> {
             avail: 0,
             total: 0.0,
             slot: u16::MAX,
+            rank_off: 0,
+            rank_len: UNRANKED,
+            children: 0,
         });
+        self.ranked.clear();
         for _ in 0..self.config.iterations {
             self.iterate(state, &mut search);
         }
@@ -357,6 +513,8 @@ mod tests {
             exploration: 1.0,
             rollout,
             rollout_depth: 10,
+            widening: 0.0,
+            stop_at_chance: false,
         };
         MctsPolicy::new(config, weights)
     }
