@@ -606,6 +606,118 @@ mod tests {
         assert!(matches!(action, DuelAction::Move(_) | DuelAction::Wait));
     }
 
+    fn configured<G: Game>(
+        iterations: u32,
+        widening: f64,
+        stop_at_chance: bool,
+        weights: Vec<f64>,
+    ) -> MctsPolicy<G> {
+        let config = MctsConfig {
+            iterations,
+            exploration: 1.0,
+            rollout: Rollout::Greedy,
+            rollout_depth: 10,
+            widening,
+            stop_at_chance,
+        };
+        MctsPolicy::new(config, weights)
+    }
+
+    /// The depth of node `n` (the root is 0).
+    fn depth<A>(nodes: &[Node<A>], mut n: u32) -> u32 {
+        let mut d = 0;
+        while n != 0 {
+            n = nodes[n as usize].parent;
+            d += 1;
+        }
+        d
+    }
+
+    #[test]
+    fn stop_at_chance_keeps_rolls_out_of_the_tree() {
+        // In Race only running flips a coin: with the tree stopping at chance, no node lies
+        // below a Run, so the tree is the walking line plus one Run leaf per depth.
+        let legal = [RaceAction::Walk, RaceAction::Run];
+        let start = Race {
+            position: 0,
+            turn: 0,
+        };
+        let mut rng = stream_rng(8, 0, Stream::Policy);
+        let mut policy = configured::<Race>(300, 0.0, true, vec![1.0, 0.0]);
+        policy.choose(&start, &legal, &mut rng);
+        for (i, n) in policy.nodes.iter().enumerate().skip(1) {
+            let parent = &policy.nodes[n.parent as usize];
+            assert!(
+                n.parent == 0 || parent.action == RaceAction::Walk,
+                "node {i} lies below a Run"
+            );
+        }
+        // 6 turns: at most 6 Walk nodes and 6 Run leaves.
+        assert!(policy.tree_size() <= 13, "{}", policy.tree_size());
+        // Without it the tree grows below the runs too.
+        let mut open = configured::<Race>(300, 0.0, false, vec![1.0, 0.0]);
+        open.choose(&start, &legal, &mut rng);
+        assert!(open.tree_size() > 13, "{}", open.tree_size());
+    }
+
+    #[test]
+    fn widening_opens_children_best_first_and_by_visits() {
+        // Duel: the greedy ranking is move 2 (5), move 0 and move 1 (2), wait (0).
+        let state = Duel::new_game(&(), &mut stream_rng(0, 0, Stream::Setup));
+        let mut legal = Vec::new();
+        state.legal_actions(&mut legal);
+        let mut rng = stream_rng(9, 0, Stream::Policy);
+        let mut policy = configured::<Duel>(3, 0.5, false, vec![1.0]);
+        assert_eq!(policy.choose(&state, &legal, &mut rng), DuelAction::Move(2));
+        // 3 root visits: 1 + floor(0.5 * sqrt(2)) = 1 child at the last selection, so the
+        // only root child is the best ranked one, visited 3 times.
+        let kids: Vec<(DuelAction, u32)> = {
+            let mut v = Vec::new();
+            let mut c = policy.nodes[0].first_child;
+            while c != NONE {
+                v.push((
+                    policy.nodes[c as usize].action,
+                    policy.nodes[c as usize].visits,
+                ));
+                c = policy.nodes[c as usize].next_sibling;
+            }
+            v
+        };
+        assert_eq!(kids, [(DuelAction::Move(2), 3)]);
+        // With 100 iterations every root action is opened (1 + floor(0.5 * sqrt(99)) = 5 > 4);
+        // every line of Duel wins, so any of them may be chosen.
+        let mut policy = configured::<Duel>(100, 0.5, false, vec![1.0]);
+        assert!(legal.contains(&policy.choose(&state, &legal, &mut rng)));
+        let mut c = policy.nodes[0].first_child;
+        let mut n = 0;
+        while c != NONE {
+            n += 1;
+            c = policy.nodes[c as usize].next_sibling;
+        }
+        assert_eq!(n, 4);
+        assert_eq!(policy.nodes[0].visits, 100);
+        assert!((1..policy.tree_size() as u32).all(|n| depth(&policy.nodes, n) <= 2));
+    }
+
+    #[test]
+    fn widened_search_still_takes_the_sure_win_and_the_only_chance() {
+        let legal = [RaceAction::Walk, RaceAction::Run];
+        for stop in [false, true] {
+            let mut policy = configured::<Race>(200, 1.0, stop, vec![1.0, 0.0]);
+            let mut rng = stream_rng(10, 0, Stream::Policy);
+            let at_nine = Race {
+                position: 9,
+                turn: 3,
+            };
+            assert_eq!(policy.choose(&at_nine, &legal, &mut rng), RaceAction::Walk);
+            let behind = Race {
+                position: 4,
+                turn: 4,
+            };
+            assert_eq!(policy.choose(&behind, &legal, &mut rng), RaceAction::Run);
+        }
+    }
+
     #[test]
     fn cutoff_value_is_centered_on_the_root_and_bounded() {
         assert_eq!(cutoff_value(3.0, 3.0), 0.5);

@@ -112,6 +112,7 @@ const SHIPPED: &[(&str, &str)] = &[
     ("greedy", include_str!("../../strategies/greedy.toml")),
     ("mcts-1000", include_str!("../../strategies/mcts-1000.toml")),
     ("mcts-200", include_str!("../../strategies/mcts-200.toml")),
+    ("mcts-3000", include_str!("../../strategies/mcts-3000.toml")),
     ("random", include_str!("../../strategies/random.toml")),
 ];
 
@@ -675,6 +676,7 @@ mod tests {
                 ("greedy", "greedy"),
                 ("mcts-1000", "mcts"),
                 ("mcts-200", "mcts"),
+                ("mcts-3000", "mcts"),
                 ("random", "random")
             ]
         );
@@ -682,7 +684,7 @@ mod tests {
 
     #[test]
     fn shipped_mcts_budgets_are_as_named() {
-        for (name, iterations) in [("mcts-200", 200), ("mcts-1000", 1000)] {
+        for (name, iterations) in [("mcts-200", 200), ("mcts-1000", 1000), ("mcts-3000", 3000)] {
             let s = Strategy::named(name, Path::new("/nonexistent")).unwrap();
             match s.kind {
                 StrategyKind::Mcts { config, .. } => assert_eq!(config.iterations, iterations),
