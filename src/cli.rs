@@ -1,4 +1,5 @@
-//! The commands of the `sololab` binary: `run`, `play`, `list` and `bench`. Each resolves its input
+//! The commands of the `sololab` binary: `run`, `play`, `list`, `bench` and `fit` (the last and
+//! `bench --strength` live in `cli_search.rs`). Each resolves its input
 //! completely (files, names, values) before doing any work, picks the game through the registry
 //! ([`with_game!`]) and hands the typed work to the library. Errors come back as `anyhow`
 //! errors that `main` prints on one line with exit status 2.
@@ -44,8 +45,12 @@ enum Command {
         #[command(subcommand)]
         what: ListWhat,
     },
-    /// Measure games per second per game and strategy, on one thread and on all threads.
+    /// Measure games per second per game and strategy, on one thread and on all threads
+    /// (with --strength GAME: win rate against CPU time per decision, as CSV and SVG).
     Bench(BenchArgs),
+    /// Fit a leaf evaluation to playouts: regress the game's result on its features and write
+    /// the weights as a strategy file.
+    Fit(crate::cli_search::FitArgs),
 }
 
 /// An integer in `min..=max` from the command line; the error (shown after clap's
@@ -102,6 +107,8 @@ struct BenchArgs {
     /// Print the gate's default workloads, one a line.
     #[arg(long, conflicts_with_all = ["game", "strategy", "games", "csv"])]
     list_workloads: bool,
+    #[command(flatten)]
+    strength: crate::cli_search::StrengthArgs,
 }
 
 #[derive(clap::Args, Debug)]
@@ -224,6 +231,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Play(args) => play_command(&args),
         Command::List { what } => list_command(&what),
         Command::Bench(args) => bench_command(&args),
+        Command::Fit(args) => crate::cli_search::fit_command(&args, Path::new(STRATEGIES_DIR)),
     }
 }
 
@@ -573,6 +581,17 @@ fn bench_command(args: &BenchArgs) -> Result<()> {
             .map(|w| format!("{w}\n"))
             .collect();
         return print_out(&list);
+    }
+    if let Some(game) = &args.strength.strength {
+        return crate::cli_search::strength_command(
+            &args.strength,
+            game,
+            &args.strategy,
+            args.games,
+            args.threads as usize,
+            args.csv,
+            dir,
+        );
     }
     if let Some(text) = &args.workload {
         let workload: lab::Workload = text.parse().map_err(anyhow::Error::msg)?;

@@ -1005,6 +1005,9 @@ pub const METRICS: [&str; 11] = [
 /// The most games a campaign card may list (the `game` axis range).
 pub const MAX_GAMES: u32 = 9;
 
+/// The actor of the deploy plan in [`Game::plan_step`] (mechs are actors 0 and 1).
+pub const DEPLOY_ACTOR: u8 = 2;
+
 impl fmt::Display for Rift {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&position::render(self))
@@ -1107,8 +1110,15 @@ impl Game for Rift {
     // from the player (DESIGN.md, the games table); draws between campaign games happen in
     // `apply` from the chance generator, so a search samples them with its own.
 
+    /// A move opens its mech's plan and an attack or status clear finishes it. Deploying mech
+    /// A opens the squad's deploy plan (actor 2) and deploying mech B finishes it: mech B's
+    /// deploy starts the first turn (the monsters move and aim), so a planner scores mech A's
+    /// tile by the best tile for mech B after a preview of the first monster turn (issue 10),
+    /// instead of by a state in which nothing has happened yet.
     fn plan_step(&self, a: RiftAction) -> PlanStep {
         match a {
+            RiftAction::Deploy { mech: 0, .. } => PlanStep::Prefix(DEPLOY_ACTOR),
+            RiftAction::Deploy { .. } => PlanStep::Finish(DEPLOY_ACTOR),
             RiftAction::Move { mech, .. } => PlanStep::Prefix(mech),
             RiftAction::Attack { mech, .. } | RiftAction::ClearStatus { mech, .. } => {
                 PlanStep::Finish(mech)
