@@ -10,6 +10,7 @@ pub mod game;
 pub mod games;
 pub mod lab;
 pub mod policy;
+pub mod setup;
 
 pub use game::{
     Axis, AxisKind, AxisValue, Game, GameRng, NoTrace, Outcome, PlanStep, PositionError,
