@@ -26,9 +26,11 @@ use board::{NO_TILE, bit, tiles};
 use content::{Content, Finale, Goal, Slot};
 use state::{Campaign, Mech, Monster, Phase, Tally, side_tile, st};
 
+use crate::setup::{AxisReader, pick_name};
+
 use crate::game::{
-    Axis, AxisKind, AxisValue, Game, GameRng, Outcome, PlanStep, PositionError, SetupError,
-    SetupValues, Tracer, below,
+    Axis, AxisKind, Game, GameRng, Outcome, PlanStep, PositionError, SetupError, SetupValues,
+    Tracer, below,
 };
 
 /// Loss causes, indexed by [`state::cause`].
@@ -238,52 +240,25 @@ static AXES: [Axis; 25] = [
     },
 ];
 
-fn setup_err(axis: &str, msg: String) -> SetupError {
-    SetupError(format!("setup '{axis}': {msg}"))
-}
-
-fn get_int(v: &SetupValues, axis: &str, min: i64, max: i64) -> Result<Option<i64>, SetupError> {
-    match v.get(axis) {
-        None => Ok(None),
-        Some(AxisValue::Int(n)) if (min..=max).contains(n) => Ok(Some(*n)),
-        Some(other) => Err(setup_err(
-            axis,
-            format!("{other} is not a whole number in {min}..={max}"),
-        )),
-    }
-}
-
-fn get_bool(v: &SetupValues, axis: &str) -> Result<Option<bool>, SetupError> {
-    match v.get(axis) {
-        None => Ok(None),
-        Some(AxisValue::Bool(b)) => Ok(Some(*b)),
-        Some(other) => Err(setup_err(axis, format!("{other} is not true or false"))),
-    }
-}
-
-fn get_name<'a>(v: &'a SetupValues, axis: &str, default: &'a str) -> Result<&'a str, SetupError> {
-    match v.get(axis) {
-        None => Ok(default),
-        Some(AxisValue::Name(s)) => Ok(s.as_str()),
-        Some(other) => Err(setup_err(axis, format!("{other} is not a name"))),
-    }
-}
-
+/// A card named on `axis`: `random` (None) or a name `find` knows, else an error listing
+/// `random` and `all` (or `own, random` and `all` when `own` is accepted too).
 fn pick(
     axis: &str,
     name: &str,
     find: impl Fn(&str) -> Option<u8>,
     all: &[String],
+    own: bool,
 ) -> Result<Pick, SetupError> {
     if name.eq_ignore_ascii_case("random") {
         return Ok(None);
     }
-    find(name).map(Some).ok_or_else(|| {
-        setup_err(
-            axis,
-            format!("unknown name '{name}' (valid: random, {})", all.join(", ")),
-        )
-    })
+    let first: &[&str] = if own { &["own", "random"] } else { &["random"] };
+    let valid: Vec<&str> = first
+        .iter()
+        .copied()
+        .chain(all.iter().map(String::as_str))
+        .collect();
+    pick_name(axis, name, |n| find(n).map(Some), &valid)
 }
 
 impl RiftSetup {
@@ -292,24 +267,16 @@ impl RiftSetup {
     /// # Errors
     /// A one-line [`SetupError`] naming the axis, the bad value and the valid ones.
     pub fn resolve(values: &SetupValues) -> Result<RiftSetup, SetupError> {
-        for k in values.keys() {
-            if !AXES.iter().any(|a| a.name == k) {
-                let names: Vec<&str> = AXES.iter().map(|a| a.name).collect();
-                return Err(SetupError(format!(
-                    "unknown setup axis '{k}' for rift (valid: {})",
-                    names.join(", ")
-                )));
-            }
-        }
-        let source = get_name(values, "content", "builtin")?;
+        let r = AxisReader::new(Rift::NAME, &AXES, values)?;
+        let source = r.name("content")?;
         let content: &'static Content = if source == "builtin" {
             content::builtin()
         } else {
             content_file::load(std::path::Path::new(source))?
         };
         let games = content.campaign.len() as i64;
-        let game = get_int(values, "game", 1, games)?.unwrap_or(1) as u8 - 1;
-        let ruins = get_int(values, "ruins", 1, 3)?.unwrap_or(3) as u8;
+        let game = r.int_within("game", 1, games)?.unwrap_or(1) as u8 - 1;
+        let ruins = r.int("ruins")?.unwrap_or(3) as u8;
         let names = |f: fn(&Content) -> Vec<String>| f(content);
         let map_names = names(|c| c.maps.iter().map(|m| m.name.clone()).collect());
         let mon_names = names(|c| c.monsters.iter().map(|m| m.name.clone()).collect());
@@ -320,13 +287,13 @@ impl RiftSetup {
                     names: &[String],
                     find: &dyn Fn(&str) -> Option<u8>|
          -> Result<Vec<Pick>, SetupError> {
-            let s = get_name(values, axis, "random")?;
+            let s = r.name(axis)?;
             if s.eq_ignore_ascii_case("random") {
                 return Ok(vec![None; n]);
             }
             let parts: Vec<&str> = s.split(',').map(str::trim).collect();
             if parts.len() != n {
-                return Err(setup_err(
+                return Err(r.error(
                     axis,
                     format!(
                         "'{s}' must be random or {n} names separated by commas (valid: {})",
@@ -336,9 +303,9 @@ impl RiftSetup {
             }
             let mut out = Vec::new();
             for p in parts {
-                let got = pick(axis, p, find, names)?;
+                let got = pick(axis, p, find, names, false)?;
                 if got.is_some() && out.contains(&got) {
-                    return Err(setup_err(axis, format!("'{p}' is named twice")));
+                    return Err(r.error(axis, format!("'{p}' is named twice")));
                 }
                 out.push(got);
             }
@@ -350,8 +317,7 @@ impl RiftSetup {
             if s.eq_ignore_ascii_case("own") {
                 return Ok(Some(OWN_PILOT));
             }
-            pick(axis, s, |n| content.pilot_index(n), &pilot_names)
-                .map_err(|e| SetupError(e.0.replace("(valid: random,", "(valid: own, random,")))
+            pick(axis, s, |n| content.pilot_index(n), &pilot_names, true)
         };
         // A build (`build_a = "Wukong/Sun Li"`) names a mech and its pilot together.
         let mut mechs: [Pick; 2] = [None; 2];
@@ -362,16 +328,16 @@ impl RiftSetup {
                 format!("pilot_{side}"),
                 format!("build_{side}"),
             );
-            let build = get_name(values, &build_axis, "random")?;
+            let build = r.name(&build_axis)?;
             if !build.eq_ignore_ascii_case("random") {
-                if values.contains_key(&mech_axis) || values.contains_key(&pilot_axis) {
-                    return Err(setup_err(
+                if r.is_set(&mech_axis) || r.is_set(&pilot_axis) {
+                    return Err(r.error(
                         &build_axis,
                         format!("give either {build_axis} or {mech_axis}/{pilot_axis}, not both"),
                     ));
                 }
                 let Some((m, p)) = build.split_once('/') else {
-                    return Err(setup_err(
+                    return Err(r.error(
                         &build_axis,
                         format!("'{build}' must be random or MECH/PILOT (e.g. Wukong/own)"),
                     ));
@@ -381,38 +347,34 @@ impl RiftSetup {
                     m.trim(),
                     |n| content.mech_index(n),
                     &mech_names,
+                    false,
                 )?;
                 pilots[k] = pilot(&build_axis, p.trim())?;
             } else {
                 mechs[k] = pick(
                     &mech_axis,
-                    get_name(values, &mech_axis, "random")?,
+                    r.name(&mech_axis)?,
                     |n| content.mech_index(n),
                     &mech_names,
+                    false,
                 )?;
-                pilots[k] = pilot(&pilot_axis, get_name(values, &pilot_axis, "own")?)?;
+                pilots[k] = pilot(&pilot_axis, r.name(&pilot_axis)?)?;
             }
         }
         let (mech_a, mech_b) = (mechs[0], mechs[1]);
         if mech_a.is_some() && mech_a == mech_b {
-            return Err(setup_err(
-                "mech_b",
-                "mech A and mech B must differ".to_string(),
-            ));
+            return Err(r.error("mech_b", "mech A and mech B must differ"));
         }
         if pilots[0].is_some() && pilots[0] != Some(OWN_PILOT) && pilots[0] == pilots[1] {
-            return Err(setup_err(
-                "pilot_b",
-                "pilot A and pilot B must differ".to_string(),
-            ));
+            return Err(r.error("pilot_b", "pilot A and pilot B must differ"));
         }
-        let up = get_name(values, "upgrades", "0,0,0,0")?;
+        let up = r.name("upgrades")?;
         let parts: Vec<Option<u8>> = up
             .split(',')
             .map(|p| p.trim().parse::<u8>().ok().filter(|n| *n <= 3))
             .collect();
         if parts.len() != 4 || parts.iter().any(Option::is_none) {
-            return Err(setup_err(
+            return Err(r.error(
                 "upgrades",
                 format!("'{up}' must be four numbers 0-3: mechA,pilotA,mechB,pilotB"),
             ));
@@ -429,27 +391,26 @@ impl RiftSetup {
             content,
             game,
             ruins,
-            extra_turn: get_bool(values, "extra_turn")?.unwrap_or(false),
-            both_moons: get_bool(values, "both_moons")?.unwrap_or(false),
+            extra_turn: r.bool("extra_turn")?.unwrap_or(false),
+            both_moons: r.bool("both_moons")?.unwrap_or(false),
             maps: [maps[0], maps[1]],
             monsters: [monsters[0], monsters[1], monsters[2]],
             mechs: [mech_a, mech_b],
             pilots,
             upgrades,
-            starting_monsters: get_int(values, "starting_monsters", 1, 4)?.map(|n| n as u8),
-            alphas: get_int(values, "alphas", 0, 4)?.map(|n| n as u8),
-            objectives: get_bool(values, "objectives")?.unwrap_or(true),
-            finale: get_bool(values, "finale")?,
-            campaign: match get_name(values, "mode", "game")? {
-                "game" => false,
-                "campaign" => true,
-                other => {
-                    return Err(setup_err(
-                        "mode",
-                        format!("unknown mode '{other}' (valid: game, campaign)"),
-                    ));
-                }
-            },
+            starting_monsters: r.int("starting_monsters")?.map(|n| n as u8),
+            alphas: r.int("alphas")?.map(|n| n as u8),
+            objectives: r.bool("objectives")?.unwrap_or(true),
+            finale: r.bool("finale")?,
+            campaign: r.pick(
+                "mode",
+                |m| match m {
+                    "game" => Some(false),
+                    "campaign" => Some(true),
+                    _ => None,
+                },
+                &["game", "campaign"],
+            )?,
         })
     }
 
