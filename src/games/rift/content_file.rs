@@ -55,7 +55,8 @@ pub const SIDE_COLS: usize = 3;
 /// is not a permutation of N, E, S, W; a seek other than ±1; a number out of range (hp 0, ...);
 /// an unknown mech or map name; a duplicate name; a special tile on the wrong terrain; fewer
 /// than 2 deployable tiles in a side's top 2 rows; a weapon row on a mech card (second weapons
-/// come from pilot upgrades); a campaign whose last game is not its only finale.
+/// come from pilot upgrades); a campaign whose last game is not its only finale; a spawn tile
+/// that walls a walking monster in ([`super::spawn_check`]).
 pub fn parse(text: &str, source: &str) -> Result<Content, SetupError> {
     let raw: RawFile = toml::from_str(text).map_err(|e| toml_error(text, source, &e))?;
     Compiler {
@@ -63,6 +64,11 @@ pub fn parse(text: &str, source: &str) -> Result<Content, SetupError> {
         names: Names::default(),
     }
     .compile(raw)
+    .and_then(|c| {
+        super::spawn_check::check_spawn_exits(&c, source)
+            .map_err(SetupError)
+            .map(|()| c)
+    })
 }
 
 /// Reads and parses a content file, and leaks the result so games can hold `&'static Content`
