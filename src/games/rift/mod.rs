@@ -14,6 +14,7 @@ pub mod content;
 pub mod content_file;
 pub mod position;
 pub mod rules;
+pub mod spawn_check;
 pub mod state;
 pub mod switches;
 
@@ -87,7 +88,7 @@ pub struct RiftSetup {
 /// The pilot pick meaning "the mech's own pilot".
 pub const OWN_PILOT: u8 = u8::MAX;
 
-static AXES: [Axis; 25] = [
+static AXES: [Axis; 26] = [
     Axis {
         name: "mode",
         kind: AxisKind::Name,
@@ -237,6 +238,12 @@ static AXES: [Axis; 25] = [
         kind: AxisKind::Bool,
         default: "true",
         doc: "CONTENT.md I37: true = a destroyed mech's pilot card loses its upgrade rows (Campaign step 3); false = the mech card's rows too",
+    },
+    Axis {
+        name: "flip_rule",
+        kind: AxisKind::Name,
+        default: "none",
+        doc: "measuring aid: flip one contested rule from the reading set by the rule_* axes: none, frozen_skip_attack, detect_right, sand_smoke, ruin_reward_capped, pilot_only_reset, finale_moon_right, finale_moon_random (experiments/rift-rules.toml)",
     },
 ];
 
@@ -998,6 +1005,15 @@ impl Game for Rift {
         if axis == "game" {
             // The games of this content's campaign card.
             return (1..=c.campaign.len()).map(|g| g.to_string()).collect();
+        }
+        if axis == "flip_rule" {
+            return switches::FLIPS.iter().map(|s| s.to_string()).collect();
+        }
+        if axis == "rule_finale_moon" {
+            return switches::moon::NAMES
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
         }
         let mut v: Vec<String> = match axis {
             "maps" => c.maps.iter().map(|m| m.name.clone()).collect(),

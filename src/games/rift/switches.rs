@@ -95,5 +95,58 @@ pub fn resolve(values: &SetupValues) -> Result<Switches, SetupError> {
             )));
         }
     };
-    Ok(Switches { rules, moon })
+    let mut out = Switches { rules, moon };
+    match values.get("flip_rule") {
+        None => {}
+        Some(AxisValue::Name(name)) => out.flip(name)?,
+        Some(other) => {
+            return Err(SetupError(format!(
+                "setup 'flip_rule': {other} is not a name (valid: {})",
+                FLIPS.join(", ")
+            )));
+        }
+    }
+    Ok(out)
+}
+
+/// The values of the `flip_rule` axis: `none`, each boolean switch by its name without `rule_`,
+/// and the two other finale moons.
+pub const FLIPS: [&str; 8] = [
+    "none",
+    "frozen_skip_attack",
+    "detect_right",
+    "sand_smoke",
+    "ruin_reward_capped",
+    "pilot_only_reset",
+    "finale_moon_right",
+    "finale_moon_random",
+];
+
+impl Switches {
+    /// Flips one contested rule from the reading already set (`flip_rule`, the measuring axis
+    /// of `experiments/rift-rules.toml`: one sweep over its values measures every switch once).
+    ///
+    /// # Errors
+    /// An unknown name, listing the valid ones.
+    pub fn flip(&mut self, name: &str) -> Result<(), SetupError> {
+        match name {
+            "none" => {}
+            "finale_moon_right" => self.moon = moon::RIGHT,
+            "finale_moon_random" => self.moon = moon::RANDOM,
+            _ => {
+                let bit = rule::AXES
+                    .iter()
+                    .find(|(n, _)| n.trim_start_matches("rule_") == name)
+                    .map(|(_, b)| *b)
+                    .ok_or_else(|| {
+                        SetupError(format!(
+                            "setup 'flip_rule': unknown rule '{name}' (valid: {})",
+                            FLIPS.join(", ")
+                        ))
+                    })?;
+                self.rules ^= bit;
+            }
+        }
+        Ok(())
+    }
 }
