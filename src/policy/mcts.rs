@@ -181,8 +181,10 @@ impl<G: Game> MctsPolicy<G> {
                 .collect(),
             root_score: None,
             ranker,
+            // A node is ranked on its second visit, so at most `iterations / 2 + 1` nodes are
+            // ranked, each with its legal actions (128 covers the Rift's widest turns).
             ranked: Vec::with_capacity(if widened {
-                (config.iterations as usize + 1).min(1 << 16) * 16
+                (config.iterations as usize / 2 + 1).min(1 << 16) * 128
             } else {
                 0
             }),
@@ -209,6 +211,31 @@ impl<G: Game> MctsPolicy<G> {
     /// search).
     pub fn tree_size(&self) -> usize {
         self.nodes.len()
+    }
+
+    /// The greatest depth of the last search's tree (root children are at depth 1; 0 before
+    /// the first search or when only the root exists): how many player decisions ahead the
+    /// tree, not the rollouts, reached.
+    pub fn tree_depth(&self) -> u32 {
+        let mut depth = vec![0u32; self.nodes.len()];
+        let mut deepest = 0;
+        // Children always come after their parent in the arena.
+        for i in 1..self.nodes.len() {
+            depth[i] = depth[self.nodes[i].parent as usize] + 1;
+            deepest = deepest.max(depth[i]);
+        }
+        deepest
+    }
+
+    /// The number of children of the last search's root.
+    pub fn root_children(&self) -> usize {
+        let mut n = 0;
+        let mut c = self.nodes.first().map_or(NONE, |r| r.first_child);
+        while c != NONE {
+            n += 1;
+            c = self.nodes[c as usize].next_sibling;
+        }
+        n
     }
 
     fn add_child(&mut self, parent: u32, action: G::Action) -> u32 {
@@ -695,6 +722,8 @@ mod tests {
             c = policy.nodes[c as usize].next_sibling;
         }
         assert_eq!(n, 4);
+        assert_eq!(policy.root_children(), 4);
+        assert_eq!(policy.tree_depth(), 2);
         assert_eq!(policy.nodes[0].visits, 100);
         assert!((1..policy.tree_size() as u32).all(|n| depth(&policy.nodes, n) <= 2));
     }
