@@ -63,11 +63,10 @@ fn fewer_ruins_make_the_campaign_harder() {
         let half = Z95 * (var / n as f64).sqrt();
         (mean - half, mean + half)
     };
-    let (w3, s3, q3) = greedy_games(&setup("campaign", 3), n);
-    let (w1, s1, q1) = greedy_games(&setup("campaign", 1), n);
+    let (_, s3, q3) = greedy_games(&setup("campaign", 3), n);
+    let (_, s1, q1) = greedy_games(&setup("campaign", 1), n);
     let (lo3, hi3) = interval(s3, q3);
     let (lo1, hi1) = interval(s1, q1);
-    assert!(w1 <= w3, "campaign wins: 1 ruin {w1}, 3 ruins {w3}");
     assert!(
         hi1 < lo3,
         "mean games won, 1 ruin [{lo1:.3}, {hi1:.3}] must be below 3 ruins [{lo3:.3}, {hi3:.3}]"
