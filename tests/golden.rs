@@ -23,7 +23,7 @@ fn check(args: &[&str], golden: &str) {
             .lines()
             .zip(want.lines())
             .position(|(a, b)| a != b)
-            .unwrap_or(0);
+            .unwrap_or_else(|| got.lines().count().min(want.lines().count()));
         panic!(
             "{golden} differs from `sololab {}` at line {}:\n  golden: {:?}\n  now:    {:?}\n(after a deliberate change: scripts/regen-golden.sh)",
             args.join(" "),

@@ -158,6 +158,46 @@ fn r4_survivor_moves_to_the_printed_track() {
         r.monsters[2].place, 3,
         "the purple Demon moves to the printed Alpha track"
     );
+    assert_eq!(
+        (r.monsters[3].place, r.monsters[1].place),
+        (0, 3),
+        "the cubes on other cards stay where they are"
+    );
+}
+
+#[test]
+fn a_dying_monster_shifts_only_the_inner_cube_of_its_own_track() {
+    // FAQ, Multiple monsters: "If a track has 2 HP cubes on it and one of those monsters dies,
+    // the remaining HP cube should use the printed HP track". A normal Demon (printed normal
+    // track, place 0) dies while an Alpha Demon sits on the printed Alpha track (place 3) of
+    // the same card: a different track, so it stays. Two normal Nightmares hold their card's
+    // printed and inner tracks (places 0 and 1).
+    let mut r = position(&format!(
+        "clock die=1 die_card=1 phase=actions alpha_limit=3
+         mech A tile=(6,6) hp=3 max_hp=3
+         monster 1 at=map card=2 place=0 alpha=0 tile=(1,1)
+         monster 2 at=map card=2 place=3 alpha=1 tile=(2,1)
+         monster 3 at=map card=1 place=0 alpha=0 tile=(3,1)
+         monster 4 at=map card=1 place=1 alpha=0 tile=(4,1)
+         {EMPTY_BOARD}"
+    ));
+    r.monsters[0].hp = 0;
+    r.remove_dead(&mut NoTrace);
+    assert_eq!(r.monsters[0].at, Where::Supply);
+    assert_eq!(
+        r.monsters[1].place, 3,
+        "the Alpha Demon keeps its Alpha track"
+    );
+    assert_eq!(
+        (r.monsters[2].place, r.monsters[3].place),
+        (0, 1),
+        "the Nightmares' cubes do not move: their card lost no monster"
+    );
+    // The Nightmare on the printed track dies: the one on the inner track takes its place.
+    r.monsters[2].hp = 0;
+    r.remove_dead(&mut NoTrace);
+    assert_eq!(r.monsters[3].place, 0);
+    assert_eq!(r.monsters[1].place, 3);
 }
 
 #[test]
@@ -866,4 +906,30 @@ fn an_r_reward_returns_one_lost_ruin_up_to_the_ruins_setting() {
     let mut rng = <GameRng as rand::SeedableRng>::seed_from_u64(2);
     r.apply(RiftAction::EndActions, &mut rng);
     assert_eq!((r.campaign.game, r.ruins), (3, 1));
+}
+
+#[test]
+fn a_pushed_rock_moves_and_a_rock_pushed_into_a_unit_bumps_both() {
+    // Status Tokens, Rock: "treated as a unit with 1 HP" (CONTENT.md, I18): it can be pushed,
+    // and takes bump damage. Mech A shoves the rock on (3,3) east: it moves to (4,3), and
+    // nothing else changes.
+    let mut r = position(&format!(
+        "clock phase=actions\n\
+         mech A tile=(2,3) hp=3 max_hp=3\nmech B tile=(5,4) hp=3 max_hp=3\n\
+         tokens rock=(3,3)(6,1)\n{EMPTY_BOARD}"
+    ));
+    r.resolve_attack(&push_only(), t("(3,3)"), Dir::East, None, &mut NoTrace);
+    assert_eq!(
+        r.rock,
+        (1u64 << t("(4,3)")) | (1u64 << t("(6,1)")),
+        "the rock moved east"
+    );
+    // Pushed south into mech B: the rock breaks (1 HP) and B takes 1 bump damage; the other
+    // rock stays.
+    let mut r2 = r;
+    r2.mechs[1].tile = t("(4,4)");
+    r2.resolve_attack(&push_only(), t("(4,3)"), Dir::South, None, &mut NoTrace);
+    assert_eq!(r2.rock, 1u64 << t("(6,1)"), "the bumped rock is destroyed");
+    assert_eq!(r2.mechs[1].hp, 2);
+    assert_eq!(coord(r2.mechs[1].tile), "(4,4)");
 }
