@@ -728,7 +728,7 @@ fn run_toml_records_the_strategies_and_a_local_file_overrides_a_shipped_one() {
     );
     assert!(
         line("broken").starts_with(
-            "broken invalid: strategies/broken.toml: key 'weights.rift.nonsense': unknown \
+            "broken invalid: strategies/broken.toml:4:12: key 'weights.rift.nonsense': unknown \
              feature of game rift"
         ),
         "{list}"

@@ -206,7 +206,15 @@ impl ReportDir {
                 Err(e) => return Err(create_error(dir, e)),
             }
         }
-        let lock = lock(out)?;
+        let lock = match lock(out) {
+            Ok(lock) => lock,
+            Err(e @ ReportError::Locked { .. }) => {
+                // The folder is the other run's now, even if this one created it.
+                debris.created.clear();
+                return Err(e);
+            }
+            Err(e) => return Err(e),
+        };
         if cfg!(not(unix)) {
             // Ours to remove from now on (not before: another run's lock file is not).
             debris.lock = out.join(LOCK);
@@ -476,8 +484,12 @@ fn check_previous_report(out: &Path) -> Result<(), ReportError> {
     }
 }
 
-/// Puts folder `new` at `out` and the previous `out` at `new`, at once where the system can.
+/// Puts folder `new` at `out` and the previous `out` at `new`, at once where the system can
+/// (`out` removed meanwhile by someone else: `new` is simply renamed).
 fn swap(new: &Path, out: &Path) -> std::io::Result<()> {
+    if !out.exists() {
+        return std::fs::rename(new, out);
+    }
     #[cfg(any(target_os = "linux", target_os = "android"))]
     {
         use rustix::fs::{CWD, RenameFlags, renameat_with};
