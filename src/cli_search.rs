@@ -6,7 +6,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use sololab::lab;
 use sololab::policy::Strategy;
 use sololab::{GameKind, with_game};
@@ -70,12 +70,13 @@ pub fn strength_command(
     }
     let csv = lab::strength_csv(&rows);
     let svg = lab::strength_svg(&rows).map_err(|e| anyhow::anyhow!("strength chart: {e}"))?;
-    std::fs::create_dir_all(&out).with_context(|| format!("{}", out.display()))?;
-    lab::write_atomically(&[
-        (out.join("strength.csv"), csv.clone()),
-        (out.join("strength.svg"), svg),
-    ])
-    .map_err(|e| anyhow::anyhow!("{e}"))?;
+    // The curve is a report folder like a run's: locked, staged and swapped in whole.
+    let mut dir = lab::ReportDir::open(&out, &["strength.csv", "strength.svg"])
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    dir.write("strength.csv", &csv)
+        .and_then(|()| dir.write("strength.svg", &svg))
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    dir.commit().map_err(|e| anyhow::anyhow!("{e}"))?;
     let mut stdout = std::io::stdout().lock();
     if csv_only {
         write!(stdout, "{csv}")?;
@@ -181,7 +182,7 @@ pub fn fit_command(args: &FitArgs, dir: &Path) -> Result<()> {
     let check = Strategy::parse(&name, &args.out.display().to_string(), &text)
         .map_err(anyhow::Error::msg)?;
     with_game!(kind, G => check.build::<G>().map(|_| ())).map_err(anyhow::Error::msg)?;
-    lab::write_atomically(&[(args.out.clone(), text)]).map_err(|e| anyhow::anyhow!("{e}"))?;
+    write_file_atomically(&args.out, &text)?;
     let mut stdout = std::io::stdout().lock();
     writeln!(
         stdout,
@@ -192,5 +193,24 @@ pub fn fit_command(args: &FitArgs, dir: &Path) -> Result<()> {
         writeln!(stdout, "  {name:<16} {w:+.4}")?;
     }
     writeln!(stdout, "wrote {}", args.out.display())?;
+    Ok(())
+}
+
+/// Writes `text` to `path` through a temporary file beside it and a rename, so the file is
+/// either the old one or the new one, whole; the temporary file is removed on failure.
+fn write_file_atomically(path: &Path, text: &str) -> anyhow::Result<()> {
+    let name = path
+        .file_name()
+        .ok_or_else(|| anyhow::anyhow!("{}: not a file name", path.display()))?;
+    let tmp = path.with_file_name(format!(
+        ".{}.{}.tmp",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let written = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, path));
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        anyhow::bail!("{}: cannot write: {e}", path.display());
+    }
     Ok(())
 }

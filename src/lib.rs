@@ -5,10 +5,13 @@
 //! (experiment, strategy and content files, reports, the CLI) return errors. See
 //! `ARCHITECTURE.md` for the map of the code and its invariants.
 
+pub mod content;
 pub mod game;
 pub mod games;
+pub mod input;
 pub mod lab;
 pub mod policy;
+pub mod setup;
 
 pub use game::{
     Axis, AxisKind, AxisValue, Game, GameRng, NoTrace, Outcome, PlanStep, PositionError,
