@@ -510,7 +510,7 @@ fn each_strategy_file_error_is_one_line_naming_the_file_and_the_key() {
 #[test]
 fn shipped_strategies_load_from_any_directory_and_build_for_race() {
     let dir = strategies_dir();
-    let shipped = ["greedy", "mcts-1000", "mcts-200", "random"];
+    let shipped = ["greedy", "mcts-1000", "mcts-200", "mcts-3000", "random"];
     assert_eq!(strategy_names(Path::new("/nonexistent")), shipped);
     assert_eq!(strategy_names(&dir), shipped);
     for name in shipped {
@@ -554,7 +554,7 @@ fn a_file_in_the_directory_overrides_the_shipped_strategy() {
     assert_eq!(s.kind.name(), "greedy");
     assert_eq!(
         strategy_names(&dir),
-        ["greedy", "mcts-1000", "mcts-200", "random"]
+        ["greedy", "mcts-1000", "mcts-200", "mcts-3000", "random"]
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
