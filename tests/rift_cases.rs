@@ -184,7 +184,10 @@ fn a_dying_monster_shifts_only_the_inner_cube_of_its_own_track() {
     r.monsters[0].hp = 0;
     r.remove_dead(&mut NoTrace);
     assert_eq!(r.monsters[0].at, Where::Supply);
-    assert_eq!(r.monsters[1].place, 3, "the Alpha Demon keeps its Alpha track");
+    assert_eq!(
+        r.monsters[1].place, 3,
+        "the Alpha Demon keeps its Alpha track"
+    );
     assert_eq!(
         (r.monsters[2].place, r.monsters[3].place),
         (0, 1),
