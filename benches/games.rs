@@ -1,6 +1,9 @@
 //! Full random games per second, per game in the registry (issue 2; issue 5 extends the set).
-//! Each iteration plays a fixed batch of seeded games and asserts they all finished, so a fast
-//! wrong result cannot pass.
+//! Each iteration plays a fixed batch of seeded games and asserts they all finished; the first
+//! batch's wins are checked against the committed answer (`results/bench/answers.csv`), so a
+//! fast wrong result cannot pass.
+
+mod common;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use sololab::{Game, GameKind, SetupValues, Stream, below, stream_rng, with_game};
@@ -39,6 +42,9 @@ fn random_games(c: &mut Criterion) {
         with_game!(kind, G => {
             let setup = G::resolve_setup(&SetupValues::new()).expect("default setup");
             let mut acts = Vec::with_capacity(256);
+            let (finished, wins) = random_batch::<G>(&setup, 0, &mut acts);
+            assert_eq!(finished, BATCH, "every game must finish");
+            common::check_answer(kind.name(), "games", "random/seed1/0..1000", "wins", wins);
             let mut first = 0u64;
             group.bench_with_input(BenchmarkId::new(kind.name(), "random"), &setup, |b, setup| {
                 b.iter(|| {

@@ -2,11 +2,13 @@
 //!
 //! Each iteration replays the same batch of seeded games (games `0..BATCH` of
 //! [`BENCH_SEED`](sololab::lab::BENCH_SEED), default setup) with the shipped `greedy` strategy
-//! through the runner's own [`play_game`], and asserts that every game finished with the same
-//! wins and turns as a reference pass, so a fast wrong result cannot pass.
+//! through the runner's own [`play_game`], and asserts that every game finished with the wins
+//! and turns committed in `results/bench/answers.csv`, so a fast wrong result cannot pass.
 
 use std::hint::black_box;
 use std::path::Path;
+
+mod common;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use sololab::lab::{BENCH_SEED, play_game};
@@ -44,6 +46,9 @@ fn greedy_games(c: &mut Criterion) {
             let mut legal = Vec::with_capacity(256);
             let expected = batch::<G>(&setup, policy.as_mut(), &mut legal);
             assert_eq!(expected.0, BATCH, "every game must finish");
+            let workload = format!("greedy/bench_seed/0..{BATCH}");
+            common::check_answer(kind.name(), "greedy", &workload, "wins", expected.1);
+            common::check_answer(kind.name(), "greedy", &workload, "turns", expected.2);
             group.bench_with_input(BenchmarkId::new(kind.name(), "greedy"), &setup, |b, setup| {
                 b.iter(|| {
                     let answer = batch::<G>(black_box(setup), policy.as_mut(), &mut legal);

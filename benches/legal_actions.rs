@@ -2,9 +2,11 @@
 //!
 //! Each iteration lists the legal actions of the same few thousand states met along seeded
 //! random playouts ([`sample_states`]) into one reused buffer, and asserts the total number of
-//! actions listed equals a reference pass.
+//! actions listed equals the committed answer (`results/bench/answers.csv`).
 
 use std::hint::black_box;
+
+mod common;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use sololab::lab::sample_states;
@@ -32,6 +34,8 @@ fn legal_actions(c: &mut Criterion) {
             let mut legal = Vec::with_capacity(256);
             let expected = list_all::<G>(&states, &mut legal);
             assert!(expected >= STATES as u64, "every unfinished state has an action");
+            let workload = format!("sampled/seed5/{STATES}");
+            common::check_answer(kind.name(), "legal_actions", &workload, "actions", expected);
             group.bench_with_input(BenchmarkId::new(kind.name(), "sampled"), &states, |b, states| {
                 b.iter(|| {
                     let total = list_all::<G>(states, &mut legal);

@@ -2,13 +2,16 @@
 //!
 //! Each measurement runs `mcts-200` decisions from a fixed set of mid-game positions (sampled
 //! from seeded random playouts) with fixed policy seeds, and asserts that every decision picks
-//! the same action and simulates the same number of steps as a reference pass: a search that
-//! got faster by doing less, or different, work fails. A step is one `apply` inside the search:
+//! the same action and simulates the same number of steps as a reference pass, whose steps and
+//! choices (a digest of their text) are the committed answers in `results/bench/answers.csv`:
+//! a search that got faster by doing less, or different, work fails. A step is one `apply` inside the search:
 //! tree descent, rollouts and the greedy look-ahead inside rollouts, counted by
 //! [`Counted`](sololab::lab::Counted).
 
 use std::hint::black_box;
 use std::path::Path;
+
+mod common;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use sololab::lab::{Counted, reset_steps, sample_states, steps};
@@ -93,6 +96,15 @@ fn mcts(c: &mut Criterion) {
                 reset_steps();
                 let expected = decide::<C>(policy.as_mut(), &states);
                 let expected_steps = steps();
+                let workload = format!("{name}/{POSITIONS}_positions");
+                common::check_answer(kind.name(), "mcts", &workload, "steps", expected_steps);
+                let text: Vec<String> = states
+                    .iter()
+                    .zip(&expected)
+                    .map(|((s, _), &a)| s.action_text(a))
+                    .collect();
+                let digest = common::fnv(&text.join("\n"));
+                common::check_answer(kind.name(), "mcts", &workload, "choices_fnv", digest);
 
                 let mut group = c.benchmark_group("mcts_iterations");
                 group.throughput(Throughput::Elements(ITERATIONS * POSITIONS as u64));

@@ -1,9 +1,11 @@
 //! The runner's cost (issue 3): the same seeded random Rift games played by a bare loop on one
 //! thread, by `run_experiment` on 1 thread (the runner's overhead: target at most 5%), and by
 //! `run_experiment` on 2 threads (scaling: target at least 1.8x). Each asserts that all three
-//! won exactly the same games.
+//! won exactly the games committed in `results/bench/answers.csv`.
 
 use std::path::Path;
+
+mod common;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use sololab::games::rift::Rift;
@@ -38,6 +40,13 @@ fn runner(c: &mut Criterion) {
     .unwrap();
     let setup = plan.cells[0].setup.clone();
     let reference = bare_loop(&setup);
+    common::check_answer(
+        "rift",
+        "runner",
+        &format!("random/seed{SEED}/{GAMES}"),
+        "wins",
+        reference,
+    );
     let mut group = c.benchmark_group("runner");
     group.throughput(Throughput::Elements(GAMES));
     group.sample_size(10);

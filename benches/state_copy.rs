@@ -4,9 +4,12 @@
 //!
 //! Each iteration copies every one of a few thousand sampled states ([`sample_states`]) into
 //! one slot, through [`black_box`] so the copy cannot be elided, and asserts that the last copy
-//! equals its source.
+//! equals its source; the state's size in bytes is a committed answer
+//! (`results/bench/answers.csv`).
 
 use std::hint::black_box;
+
+mod common;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use sololab::lab::sample_states;
@@ -22,6 +25,7 @@ fn state_copy(c: &mut Criterion) {
             let setup = G::resolve_setup(&SetupValues::new()).expect("default setup");
             let states = sample_states::<G>(&setup, STATES, 5);
             let bytes = std::mem::size_of::<G>();
+            common::check_answer(kind.name(), "state_copy", "state", "bytes", bytes as u64);
             let mut slot = states[0];
             group.bench_with_input(BenchmarkId::new(kind.name(), format!("{bytes}B")), &states, |b, states| {
                 b.iter(|| {

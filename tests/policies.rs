@@ -332,10 +332,9 @@ fn mcts_choice_is_a_function_of_the_state_and_the_policy_stream_on_the_rift() {
         // Random play to a decision 2 to 9 decisions in.
         for _ in 0..2 + index % 8 {
             state.legal_actions(&mut legal);
-            assert!(
-                !legal.is_empty(),
-                "game {index} ended within 9 random decisions"
-            );
+            if legal.is_empty() {
+                break; // over already: no decision to check here
+            }
             let action = legal[below(&mut rng, legal.len() as u32) as usize];
             state.apply(action, &mut chance);
         }

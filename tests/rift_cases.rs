@@ -933,3 +933,30 @@ fn a_pushed_rock_moves_and_a_rock_pushed_into_a_unit_bumps_both() {
     assert_eq!(r2.mechs[1].hp, 2);
     assert_eq!(coord(r2.mechs[1].tile), "(4,4)");
 }
+
+#[test]
+fn detections_spawn_as_alphas_while_under_the_limit() {
+    // Spawn; FAQ Detect and Spawn: "Each detection will be an Alpha until the limit ... has been
+    // reached" (CONTENT.md I28). Limit 1, a normal Nightmare already on the map (not an Alpha):
+    // the first detection (a Demon) spawns as an Alpha on the printed Alpha track with the
+    // Alpha's full HP; the second (a Wraith) finds the limit reached and spawns normal.
+    let mut r = position(&format!(
+        "clock die=1 die_card=1 phase=actions alpha_limit=1\n\
+         mech A tile=(1,1) hp=3 max_hp=3\n\
+         monster 1 at=map card=1 place=0 alpha=0 tile=(6,1)\n\
+         monster 2 at=detected card=2 tile=(3,6) order=0\n\
+         monster 3 at=detected card=3 tile=(4,6) order=1\n\
+         {EMPTY_BOARD}spawns\n......\n......\n......\n......\n......\n..12..\n"
+    ));
+    r.spawn(&mut NoTrace);
+    let (demon, wraith) = (r.monsters[1], r.monsters[2]);
+    assert_eq!((demon.at, demon.alpha, demon.place), (Where::Map, true, 3));
+    assert_eq!(demon.hp, r.stats(1).hp, "full Alpha HP");
+    assert_eq!(coord(demon.tile), "(3,6)");
+    assert_eq!(
+        (wraith.at, wraith.alpha, wraith.place),
+        (Where::Map, false, 0)
+    );
+    assert_eq!(wraith.hp, r.stats(2).hp);
+    assert_eq!((r.tally.spawned, r.tally.blocked), (2, 0));
+}
