@@ -10,6 +10,7 @@ pub mod game;
 pub mod games;
 pub mod lab;
 pub mod policy;
+pub mod position_text;
 pub mod setup;
 
 pub use game::{
