@@ -134,3 +134,16 @@ fn a_game_that_goes_on_needs_a_mech() {
     let (_, m) = err("clock phase=deploy\n");
     assert!(m.contains("needs hp"), "{m}");
 }
+
+#[test]
+fn a_position_with_a_byte_order_mark_loads() {
+    // Was `line 1: unknown line '\u{feff}rift-position'` before the shared line reader.
+    let text =
+        format!("\u{feff}rift-position 1\nmonster_cards Nightmare,Demon,Wraith\n{MECH}{BOARD}");
+    let with_bom = Rift::from_position(&text).unwrap_or_else(|e| panic!("{e}"));
+    let without = Rift::from_position(&text['\u{feff}'.len_utf8()..]).unwrap();
+    assert_eq!(with_bom, without);
+    // Line numbers still count from the first line.
+    let e = Rift::from_position(&text.replace("hp=3 max_hp=3", "hp=x max_hp=3")).unwrap_err();
+    assert_eq!((e.line, e.message.as_str()), (3, "hp=x: not a number"));
+}

@@ -46,17 +46,12 @@
 //! tokens beyond the supply (outside a choice), or a phase that disagrees with the result or pending rewards, each
 //! at the line that breaks the rule.
 
-use std::collections::BTreeMap;
-
 use super::board::{Bits, COLS, NO_TILE, ROWS, Tile, bit, coord, parse_coord, tile, tiles};
 use super::content::{self, Content, Dir, Finale, Status};
 use super::state::{Mech, Monster, NO_AIM, Phase, Rift, Step, Tally, Where, st};
 use super::switches;
 use crate::game::PositionError;
-
-fn enc(name: &str) -> String {
-    name.replace(' ', "_")
-}
+use crate::position_text::{PositionLines, error, flag, name_word, number, pairs, word_name};
 
 fn coords(b: Bits) -> String {
     if b == 0 {
@@ -93,13 +88,13 @@ pub fn write(r: &Rift) -> String {
     s.push_str(&format!("content {}\n", c.source));
     s.push_str(&format!(
         "maps {},{}\n",
-        enc(&c.maps[r.maps[0] as usize].name),
-        enc(&c.maps[r.maps[1] as usize].name)
+        name_word(&c.maps[r.maps[0] as usize].name),
+        name_word(&c.maps[r.maps[1] as usize].name)
     ));
     let mc: Vec<String> = r
         .monster_cards
         .iter()
-        .map(|&i| enc(&c.monsters[i as usize].name))
+        .map(|&i| name_word(&c.monsters[i as usize].name))
         .collect();
     s.push_str(&format!("monster_cards {}\n", mc.join(",")));
     s.push_str(&format!(
@@ -131,7 +126,7 @@ pub fn write(r: &Rift) -> String {
         } else {
             format!(
                 "{}:{}",
-                enc(&c.objectives[o as usize].name),
+                name_word(&c.objectives[o as usize].name),
                 if r.yellow[side] { "yellow" } else { "red" }
             )
         }
@@ -154,8 +149,8 @@ pub fn write(r: &Rift) -> String {
         s.push_str(&format!(
             "mech {} card={} pilot={} levels={},{} tile={} hp={} max_hp={} status={} moved={} done={}\n",
             ['A', 'B'][i],
-            enc(&c.mechs[m.card as usize].name),
-            enc(&c.pilots[m.pilot as usize].name),
+            name_word(&c.mechs[m.card as usize].name),
+            name_word(&c.pilots[m.pilot as usize].name),
             m.mech_level,
             m.pilot_level,
             coord(m.tile),
@@ -322,41 +317,7 @@ struct Ctx {
 
 impl Ctx {
     fn err(&self, m: impl Into<String>) -> PositionError {
-        PositionError {
-            line: self.line,
-            message: m.into(),
-        }
-    }
-}
-
-fn kv<'a>(
-    ctx: &Ctx,
-    words: &[&'a str],
-    allowed: &[&str],
-) -> Result<BTreeMap<&'a str, &'a str>, PositionError> {
-    let mut m = BTreeMap::new();
-    for w in words {
-        let (k, v) = w
-            .split_once('=')
-            .ok_or_else(|| ctx.err(format!("expected key=value, got '{w}'")))?;
-        if !allowed.contains(&k) {
-            return Err(ctx.err(format!("unknown key '{k}' (valid: {})", allowed.join(", "))));
-        }
-        m.insert(k, v);
-    }
-    Ok(m)
-}
-
-fn num<T: std::str::FromStr>(ctx: &Ctx, key: &str, v: &str) -> Result<T, PositionError> {
-    v.parse()
-        .map_err(|_| ctx.err(format!("{key}={v}: not a number")))
-}
-
-fn flag(ctx: &Ctx, key: &str, v: &str) -> Result<bool, PositionError> {
-    match v {
-        "0" | "false" => Ok(false),
-        "1" | "true" => Ok(true),
-        _ => Err(ctx.err(format!("{key}={v}: expected 0 or 1"))),
+        error(self.line, m)
     }
 }
 
@@ -423,14 +384,12 @@ fn find(
 /// number or coordinate, a grid row of the wrong width, two units on one tile.
 pub fn parse(text: &str) -> Result<Rift, PositionError> {
     let mut ctx = Ctx { line: 0 };
-    let lines: Vec<&str> = text.lines().collect();
     // Content first (other lines name cards in it).
     let mut content: &'static Content = content::builtin();
-    for (i, l) in lines.iter().enumerate() {
-        let l = l.split('#').next().unwrap_or("").trim();
-        if let Some(src) = l.strip_prefix("content ") {
-            ctx.line = i + 1;
-            let src = src.trim();
+    for line in PositionLines::new(text) {
+        if line.key() == "content" && !line.rest().is_empty() {
+            ctx.line = line.number;
+            let src = line.rest();
             if src != "builtin" {
                 content = super::content_file::load(std::path::Path::new(src))
                     .map_err(|e| ctx.err(e.0))?;
@@ -467,15 +426,10 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
     let mut choice_line = 0usize;
     let mut mech_line = [0usize; 2];
     let mut monster_line = [0usize; 4];
-    let mut i = 0;
-    while i < lines.len() {
-        ctx.line = i + 1;
-        let l = lines[i].split('#').next().unwrap_or("").trim();
-        i += 1;
-        if l.is_empty() {
-            continue;
-        }
-        let words: Vec<&str> = l.split_whitespace().collect();
+    let mut lines = PositionLines::new(text);
+    while let Some(line) = lines.next() {
+        ctx.line = line.number;
+        let words = line.words();
         match words[0] {
             "rift-position" => {
                 if words.get(1) != Some(&"1") {
@@ -493,7 +447,7 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                     return Err(ctx.err("maps: expected LEFT,RIGHT"));
                 }
                 for (k, p) in parts.iter().enumerate() {
-                    let n = p.replace('_', " ");
+                    let n = word_name(p);
                     r.maps[k] = find(
                         &ctx,
                         "map card",
@@ -512,7 +466,7 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                     return Err(ctx.err("monster_cards: expected three names separated by commas"));
                 }
                 for (k, p) in parts.iter().enumerate() {
-                    let n = p.replace('_', " ");
+                    let n = word_name(p);
                     r.monster_cards[k] = find(
                         &ctx,
                         "monster card",
@@ -524,8 +478,8 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
             }
             "clock" => {
                 clock_line = ctx.line;
-                let m = kv(
-                    &ctx,
+                let m = pairs(
+                    ctx.line,
                     &words[1..],
                     &[
                         "campaign_die",
@@ -545,21 +499,21 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                 )?;
                 for (k, v) in m {
                     match k {
-                        "campaign_die" => r.campaign_die = num(&ctx, k, v)?,
+                        "campaign_die" => r.campaign_die = number(ctx.line, k, v)?,
                         "die" => {
-                            r.die = num(&ctx, k, v)?;
+                            r.die = number(ctx.line, k, v)?;
                             if !(1..=6).contains(&r.die) {
                                 return Err(ctx.err("die: must be 1-6"));
                             }
                         }
                         "die_card" => {
-                            let d: u8 = num(&ctx, k, v)?;
+                            let d: u8 = number(ctx.line, k, v)?;
                             if !(1..=3).contains(&d) {
                                 return Err(ctx.err("die_card: must be 1-3"));
                             }
                             r.die_card = d - 1;
                         }
-                        "turn" => r.turn = num(&ctx, k, v)?,
+                        "turn" => r.turn = number(ctx.line, k, v)?,
                         "compass" => {
                             let ds: Vec<Dir> = v
                                 .chars()
@@ -597,28 +551,28 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                             }
                         }
                         "ruins" => {
-                            r.ruins = num(&ctx, k, v)?;
+                            r.ruins = number(ctx.line, k, v)?;
                             if r.ruins > 3 {
                                 return Err(ctx.err("ruins: must be 0-3"));
                             }
                         }
-                        "alpha_limit" => r.alpha_limit = num(&ctx, k, v)?,
-                        "extra_turn" => r.extra_turn = flag(&ctx, k, v)?,
-                        "turret_used" => r.turret_used = flag(&ctx, k, v)?,
+                        "alpha_limit" => r.alpha_limit = number(ctx.line, k, v)?,
+                        "extra_turn" => r.extra_turn = flag(ctx.line, k, v)?,
+                        "turret_used" => r.turret_used = flag(ctx.line, k, v)?,
                         "result" => {
-                            r.result = num(&ctx, k, v)?;
+                            r.result = number(ctx.line, k, v)?;
                             if r.result > 3 {
                                 return Err(
                                     ctx.err("result: must be 0 (going on), 1 (won), 2 or 3 (lost)")
                                 );
                             }
                         }
-                        _ => r.decisions = num(&ctx, k, v)?,
+                        _ => r.decisions = number(ctx.line, k, v)?,
                     }
                 }
             }
             "objectives" => {
-                let m = kv(&ctx, &words[1..], &["left", "right"])?;
+                let m = pairs(ctx.line, &words[1..], &["left", "right"])?;
                 for (k, v) in m {
                     let side = usize::from(k == "right");
                     if v == "-" {
@@ -627,7 +581,7 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                     let (name, colour) = v
                         .split_once(':')
                         .ok_or_else(|| ctx.err(format!("{k}: expected NAME:yellow or NAME:red")))?;
-                    let n = name.replace('_', " ");
+                    let n = word_name(name);
                     let idx = c
                         .objectives
                         .iter()
@@ -671,8 +625,8 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                     )));
                 }
                 mech_line[idx] = ctx.line;
-                let m = kv(
-                    &ctx,
+                let m = pairs(
+                    ctx.line,
                     &words[2..],
                     &[
                         "card", "pilot", "levels", "tile", "hp", "max_hp", "status", "moved",
@@ -707,21 +661,21 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                             let (a, b) = v
                                 .split_once(',')
                                 .ok_or_else(|| ctx.err("levels: expected MECH,PILOT"))?;
-                            mech.mech_level = num(&ctx, k, a)?;
-                            mech.pilot_level = num(&ctx, k, b)?;
+                            mech.mech_level = number(ctx.line, k, a)?;
+                            mech.pilot_level = number(ctx.line, k, b)?;
                             if mech.mech_level > 3 || mech.pilot_level > 3 {
                                 return Err(ctx.err("levels: each 0-3"));
                             }
                         }
                         "tile" => mech.tile = one_coord(&ctx, k, v)?,
-                        "hp" => mech.hp = num(&ctx, k, v)?,
+                        "hp" => mech.hp = number(ctx.line, k, v)?,
                         "max_hp" => {
-                            mech.max_hp = num(&ctx, k, v)?;
+                            mech.max_hp = number(ctx.line, k, v)?;
                             max_given = true;
                         }
                         "status" => mech.status = statuses(&ctx, k, v)?,
-                        "moved" => mech.moved = flag(&ctx, k, v)?,
-                        _ => mech.done = flag(&ctx, k, v)?,
+                        "moved" => mech.moved = flag(ctx.line, k, v)?,
+                        _ => mech.done = flag(ctx.line, k, v)?,
                     }
                 }
                 r.mechs[idx] = mech;
@@ -751,8 +705,8 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                     )));
                 }
                 monster_line[n - 1] = ctx.line;
-                let m = kv(
-                    &ctx,
+                let m = pairs(
+                    ctx.line,
                     &words[2..],
                     &[
                         "at", "card", "place", "alpha", "tile", "hp", "status", "aim", "order",
@@ -774,26 +728,26 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                             }
                         }
                         "card" => {
-                            let d: u8 = num(&ctx, k, v)?;
+                            let d: u8 = number(ctx.line, k, v)?;
                             if !(1..=3).contains(&d) {
                                 return Err(ctx.err("card: must be 1-3 (position in the row)"));
                             }
                             mon.card = d - 1;
                         }
                         "place" => {
-                            mon.place = num(&ctx, k, v)?;
+                            mon.place = number(ctx.line, k, v)?;
                             if mon.place > 3 {
                                 return Err(ctx.err("place: must be 0-3"));
                             }
                         }
-                        "alpha" => mon.alpha = flag(&ctx, k, v)?,
+                        "alpha" => mon.alpha = flag(ctx.line, k, v)?,
                         "tile" => mon.tile = one_coord(&ctx, k, v)?,
                         "hp" => {
-                            mon.hp = num(&ctx, k, v)?;
+                            mon.hp = number(ctx.line, k, v)?;
                             hp_given = true;
                         }
                         "status" => mon.status = statuses(&ctx, k, v)?,
-                        "order" => mon.order = num(&ctx, k, v)?,
+                        "order" => mon.order = number(ctx.line, k, v)?,
                         _ => {
                             if v == "-" {
                                 mon.aim_dir = NO_AIM;
@@ -801,7 +755,7 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                                 let mut ch = v.chars();
                                 let d = ch.next().and_then(|x| Dir::parse(&x.to_string())).ok_or_else(|| ctx.err(format!("aim={v}: expected a direction letter and a distance, e.g. E1")))?;
                                 mon.aim_dir = d as u8;
-                                mon.aim_dist = num(&ctx, k, ch.as_str())?;
+                                mon.aim_dist = number(ctx.line, k, ch.as_str())?;
                             }
                         }
                     }
@@ -827,8 +781,8 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
             }
             "tokens" => {
                 tokens_line = ctx.line;
-                let m = kv(
-                    &ctx,
+                let m = pairs(
+                    ctx.line,
                     &words[1..],
                     &[
                         "rock",
@@ -855,8 +809,8 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
             }
             "campaign" => {
                 campaign_line = ctx.line;
-                let m = kv(
-                    &ctx,
+                let m = pairs(
+                    ctx.line,
                     &words[1..],
                     &[
                         "on",
@@ -893,7 +847,7 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                                 if *p == "-" {
                                     Ok(u8::MAX)
                                 } else {
-                                    num(ctx, k, p)
+                                    number(ctx.line, k, p)
                                 }
                             })
                             .collect()
@@ -901,9 +855,9 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                 let cp = &mut r.campaign;
                 for (k, v) in m {
                     match k {
-                        "on" => cp.on = flag(&ctx, k, v)?,
+                        "on" => cp.on = flag(ctx.line, k, v)?,
                         "game" => {
-                            let g: u8 = num(&ctx, k, v)?;
+                            let g: u8 = number(ctx.line, k, v)?;
                             if g == 0 || g as usize > c.campaign.len() {
                                 return Err(
                                     ctx.err(format!("game: must be 1-{}", c.campaign.len()))
@@ -911,9 +865,9 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                             }
                             cp.game = g - 1;
                         }
-                        "ruins_cap" => cp.ruins_cap = num(&ctx, k, v)?,
-                        "both_moons" => cp.both_moons = flag(&ctx, k, v)?,
-                        "objectives" => cp.objectives = flag(&ctx, k, v)?,
+                        "ruins_cap" => cp.ruins_cap = number(ctx.line, k, v)?,
+                        "both_moons" => cp.both_moons = flag(ctx.line, k, v)?,
+                        "objectives" => cp.objectives = flag(ctx.line, k, v)?,
                         "fixed_maps" => {
                             let l = list(&ctx, k, v, 2)?;
                             cp.fixed_maps = [l[0], l[1]];
@@ -930,15 +884,15 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                             let l = list(&ctx, k, v, 2)?;
                             cp.pending = [l[0], l[1]];
                         }
-                        "games_won" => cp.games_won = num(&ctx, k, v)?,
-                        "objectives_met" => cp.objectives_met = num(&ctx, k, v)?,
-                        "upgrades" => cp.upgrades = num(&ctx, k, v)?,
-                        "kills" => cp.kills = num(&ctx, k, v)?,
-                        "alpha_kills" => cp.alpha_kills = num(&ctx, k, v)?,
-                        "ruined" => cp.ruined = num(&ctx, k, v)?,
-                        "mech_deaths" => cp.mech_deaths = num(&ctx, k, v)?,
-                        "blocked" => cp.blocked = num(&ctx, k, v)?,
-                        _ => cp.turns = num(&ctx, k, v)?,
+                        "games_won" => cp.games_won = number(ctx.line, k, v)?,
+                        "objectives_met" => cp.objectives_met = number(ctx.line, k, v)?,
+                        "upgrades" => cp.upgrades = number(ctx.line, k, v)?,
+                        "kills" => cp.kills = number(ctx.line, k, v)?,
+                        "alpha_kills" => cp.alpha_kills = number(ctx.line, k, v)?,
+                        "ruined" => cp.ruined = number(ctx.line, k, v)?,
+                        "mech_deaths" => cp.mech_deaths = number(ctx.line, k, v)?,
+                        "blocked" => cp.blocked = number(ctx.line, k, v)?,
+                        _ => cp.turns = number(ctx.line, k, v)?,
                     }
                 }
             }
@@ -1010,8 +964,8 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                 }
             }
             "tally" => {
-                let m = kv(
-                    &ctx,
+                let m = pairs(
+                    ctx.line,
                     &words[1..],
                     &[
                         "kills",
@@ -1025,27 +979,26 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                 )?;
                 for (k, v) in m {
                     match k {
-                        "kills" => r.tally.kills = num(&ctx, k, v)?,
-                        "alpha_kills" => r.tally.alpha_kills = num(&ctx, k, v)?,
+                        "kills" => r.tally.kills = number(ctx.line, k, v)?,
+                        "alpha_kills" => r.tally.alpha_kills = number(ctx.line, k, v)?,
                         "ruined" => {
                             let (a, b) = v
                                 .split_once(',')
                                 .ok_or_else(|| ctx.err("ruined: expected LEFT,RIGHT"))?;
-                            r.tally.ruined = [num(&ctx, k, a)?, num(&ctx, k, b)?];
+                            r.tally.ruined = [number(ctx.line, k, a)?, number(ctx.line, k, b)?];
                         }
-                        "spawned" => r.tally.spawned = num(&ctx, k, v)?,
-                        "blocked" => r.tally.blocked = num(&ctx, k, v)?,
-                        "mech_deaths" => r.tally.mech_deaths = num(&ctx, k, v)?,
-                        _ => r.tally.monster_damage = num(&ctx, k, v)?,
+                        "spawned" => r.tally.spawned = number(ctx.line, k, v)?,
+                        "blocked" => r.tally.blocked = number(ctx.line, k, v)?,
+                        "mech_deaths" => r.tally.mech_deaths = number(ctx.line, k, v)?,
+                        _ => r.tally.monster_damage = number(ctx.line, k, v)?,
                     }
                 }
             }
             "terrain" | "spawns" => {
                 let is_terrain = words[0] == "terrain";
                 for row in 0..ROWS {
-                    ctx.line = i + 1;
-                    let l = lines.get(i).map(|l| l.trim()).unwrap_or("");
-                    i += 1;
+                    ctx.line += 1;
+                    let l = lines.raw_line().map_or("", |r| r.text);
                     let chars: Vec<char> = l.chars().collect();
                     if chars.len() != COLS {
                         return Err(ctx.err(format!(

@@ -1,0 +1,235 @@
+//! Reading any game's position text (the FEN-like format behind `Game::to_position` and
+//! `Game::from_position`): the lines, their 1-based numbers, `key rest` and `key=value` words,
+//! numbers, flags and names with spaces, each mistake a [`PositionError`] at its line.
+//!
+//! The shared shape of a position file: one item per line, `KEY REST`; `#` starts a comment;
+//! blank lines are skipped; a UTF-8 byte-order mark at the start is ignored; a block (a grid)
+//! may take the raw lines after its key line ([`PositionLines::raw_line`]). Names with spaces
+//! are written with underscores ([`name_word`], [`word_name`]). What the keys mean is each
+//! game's own (`src/games/<game>/position.rs`).
+
+use std::collections::BTreeMap;
+use std::str::FromStr;
+
+use crate::game::PositionError;
+
+/// A [`PositionError`] at 1-based line `line` (0 when it is not tied to a line).
+pub fn error(line: usize, message: impl Into<String>) -> PositionError {
+    PositionError {
+        line,
+        message: message.into(),
+    }
+}
+
+/// One line of a position: its 1-based number and its text (comment removed and trimmed for
+/// the lines of [`PositionLines`]' iterator; trimmed only for [`PositionLines::raw_line`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct PositionLine<'a> {
+    /// 1-based line number in the whole text.
+    pub number: usize,
+    /// The text.
+    pub text: &'a str,
+}
+
+impl<'a> PositionLine<'a> {
+    /// The first word (empty for an empty line).
+    pub fn key(&self) -> &'a str {
+        self.text.split_whitespace().next().unwrap_or("")
+    }
+
+    /// What follows the first word, trimmed (empty when nothing does).
+    pub fn rest(&self) -> &'a str {
+        let t = self.text.trim_start();
+        t.find(char::is_whitespace).map_or("", |i| t[i..].trim())
+    }
+
+    /// The words (split at whitespace), the key first.
+    pub fn words(&self) -> Vec<&'a str> {
+        self.text.split_whitespace().collect()
+    }
+
+    /// A [`PositionError`] at this line.
+    pub fn error(&self, message: impl Into<String>) -> PositionError {
+        error(self.number, message)
+    }
+}
+
+/// The lines of a position text. As an iterator it yields the lines that hold something, with
+/// comments (from `#`) removed and whitespace trimmed; [`raw_line`](Self::raw_line) takes the
+/// next line as it is, for the rows of a block.
+///
+/// # Examples
+/// ```
+/// use sololab::position_text::PositionLines;
+/// let mut lines = PositionLines::new("\u{feff}game-position 1\n\n# a comment\nturn 3 # now\n");
+/// let first = lines.next().unwrap();
+/// assert_eq!((first.number, first.key(), first.rest()), (1, "game-position", "1"));
+/// let turn = lines.next().unwrap();
+/// assert_eq!((turn.number, turn.text), (4, "turn 3"));
+/// assert_eq!(lines.next(), None);
+/// ```
+#[derive(Clone, Debug)]
+pub struct PositionLines<'a> {
+    lines: std::iter::Enumerate<std::str::Lines<'a>>,
+}
+
+impl<'a> PositionLines<'a> {
+    /// The lines of `text`; a UTF-8 byte-order mark at its start is dropped.
+    pub fn new(text: &'a str) -> PositionLines<'a> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        PositionLines {
+            lines: text.lines().enumerate(),
+        }
+    }
+
+    /// The next line as it is (trimmed, comments kept, even when empty); `None` at the end.
+    pub fn raw_line(&mut self) -> Option<PositionLine<'a>> {
+        self.lines.next().map(|(i, l)| PositionLine {
+            number: i + 1,
+            text: l.trim(),
+        })
+    }
+}
+
+impl<'a> Iterator for PositionLines<'a> {
+    type Item = PositionLine<'a>;
+
+    fn next(&mut self) -> Option<PositionLine<'a>> {
+        for (i, l) in self.lines.by_ref() {
+            let text = l.split('#').next().unwrap_or("").trim();
+            if !text.is_empty() {
+                return Some(PositionLine {
+                    number: i + 1,
+                    text,
+                });
+            }
+        }
+        None
+    }
+}
+
+/// Reads `key=value` words into a map, refusing keys not in `allowed`.
+///
+/// # Errors
+/// At line `line`: `expected key=value, got 'WORD'`, or `unknown key 'K' (valid: ...)`.
+pub fn pairs<'a>(
+    line: usize,
+    words: &[&'a str],
+    allowed: &[&str],
+) -> Result<BTreeMap<&'a str, &'a str>, PositionError> {
+    let mut m = BTreeMap::new();
+    for w in words {
+        let (k, v) = w
+            .split_once('=')
+            .ok_or_else(|| error(line, format!("expected key=value, got '{w}'")))?;
+        if !allowed.contains(&k) {
+            return Err(error(
+                line,
+                format!("unknown key '{k}' (valid: {})", allowed.join(", ")),
+            ));
+        }
+        m.insert(k, v);
+    }
+    Ok(m)
+}
+
+/// Reads the number `value` of `key`.
+///
+/// # Errors
+/// At line `line`: `KEY=VALUE: not a number` (also when it does not fit `T`).
+pub fn number<T: FromStr>(line: usize, key: &str, value: &str) -> Result<T, PositionError> {
+    value
+        .parse()
+        .map_err(|_| error(line, format!("{key}={value}: not a number")))
+}
+
+/// Reads the flag `value` of `key`: `0`/`false` or `1`/`true`.
+///
+/// # Errors
+/// At line `line`: `KEY=VALUE: expected 0 or 1`.
+pub fn flag(line: usize, key: &str, value: &str) -> Result<bool, PositionError> {
+    match value {
+        "0" | "false" => Ok(false),
+        "1" | "true" => Ok(true),
+        _ => Err(error(line, format!("{key}={value}: expected 0 or 1"))),
+    }
+}
+
+/// A name as one word of a position (`Sun Li` → `Sun_Li`).
+pub fn name_word(name: &str) -> String {
+    name.replace(' ', "_")
+}
+
+/// The name a word of a position stands for (`Sun_Li` → `Sun Li`).
+pub fn word_name(word: &str) -> String {
+    word.replace('_', " ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_skip_blanks_and_comments_and_keep_their_numbers() {
+        let text = "\u{feff}head 1\n   \n# only a comment\n  turn   3  # the turn\nend\n";
+        let got: Vec<(usize, &str, &str)> = PositionLines::new(text)
+            .map(|l| (l.number, l.key(), l.rest()))
+            .collect();
+        assert_eq!(got, [(1, "head", "1"), (4, "turn", "3"), (5, "end", "")]);
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_not_part_of_the_first_key() {
+        let first = PositionLines::new("\u{feff}rift-position 1\n")
+            .next()
+            .unwrap();
+        assert_eq!(first.key(), "rift-position");
+        let first = PositionLines::new("rift-position 1\r\nx 2\r\n")
+            .nth(1)
+            .unwrap();
+        assert_eq!((first.number, first.text), (2, "x 2"));
+    }
+
+    #[test]
+    fn raw_lines_take_block_rows_as_they_are() {
+        let mut lines = PositionLines::new("grid\n.#.\n\nnext\n");
+        assert_eq!(lines.next().map(|l| l.key()), Some("grid"));
+        assert_eq!(
+            lines.raw_line().map(|l| (l.number, l.text)),
+            Some((2, ".#."))
+        );
+        assert_eq!(lines.raw_line().map(|l| (l.number, l.text)), Some((3, "")));
+        assert_eq!(lines.next().map(|l| (l.number, l.key())), Some((4, "next")));
+        assert_eq!(lines.raw_line(), None);
+    }
+
+    #[test]
+    fn words_numbers_and_flags_give_errors_at_their_line() {
+        let line = PositionLine {
+            number: 7,
+            text: "mech A hp=3 done=1",
+        };
+        let words = line.words();
+        let m = pairs(line.number, &words[2..], &["hp", "done"]).unwrap();
+        assert_eq!(number::<u8>(7, "hp", m["hp"]), Ok(3));
+        assert_eq!(flag(7, "done", m["done"]), Ok(true));
+        assert_eq!(
+            pairs(7, &["speed=2"], &["hp", "done"]).unwrap_err(),
+            error(7, "unknown key 'speed' (valid: hp, done)")
+        );
+        assert_eq!(
+            pairs(7, &["hp"], &["hp"]).unwrap_err().to_string(),
+            "line 7: expected key=value, got 'hp'"
+        );
+        assert_eq!(
+            number::<u8>(7, "hp", "300").unwrap_err().message,
+            "hp=300: not a number"
+        );
+        assert_eq!(
+            flag(7, "done", "yes").unwrap_err().message,
+            "done=yes: expected 0 or 1"
+        );
+        assert_eq!(line.error("x"), error(7, "x"));
+        assert_eq!(word_name(&name_word("Sun Li")), "Sun Li");
+    }
+}
