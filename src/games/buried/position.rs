@@ -777,3 +777,42 @@ pub fn render(b: &Buried) -> String {
     }
     o
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Game, Stream, stream_rng};
+    use crate::games::buried::BuriedSetup;
+
+    #[test]
+    fn positions_round_trip_on_random_playouts() {
+        let setup = BuriedSetup::resolve(&Default::default()).expect("default setup");
+        let mut acts = Vec::new();
+        let mut checked = 0;
+        for seed in 0..300u64 {
+            let mut srng = stream_rng(3, seed, Stream::Setup);
+            let mut crng = stream_rng(3, seed, Stream::Chance);
+            let mut prng = stream_rng(3, seed, Stream::Policy);
+            let mut g = Buried::new_game(&setup, &mut srng);
+            let mut n = 0;
+            loop {
+                if n % 7 == 0 {
+                    let text = write(&g);
+                    let back = parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+                    assert_eq!(back, g, "{text}");
+                    checked += 1;
+                }
+                g.legal_actions(&mut acts);
+                if acts.is_empty() {
+                    break;
+                }
+                let a = acts[crate::game::below(&mut prng, acts.len() as u32) as usize];
+                g.apply(a, &mut crng);
+                n += 1;
+                assert!(n < Buried::MAX_DECISIONS);
+            }
+            assert!(g.outcome().is_some());
+        }
+        assert!(checked > 300);
+    }
+}

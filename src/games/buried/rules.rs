@@ -793,6 +793,7 @@ impl Buried {
     /// choice flees and a Boss marker covers a corner of the player's choice.
     fn arrive<T: Tracer>(&mut self, d: usize, trace: &mut T) {
         self.die_at[d] = GONE;
+        self.die_hp[d] = 0;
         trace.event(|| format!("{} reaches the {}", self.camp(d / 6).name, self.loc_name(CENTER)));
         if self.markers & super::state::CORNERS == super::state::CORNERS
             || self.markers.count_ones() >= MARKERS
