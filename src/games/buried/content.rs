@@ -892,6 +892,12 @@ fn compile_village_side(
         }
         inner = true;
     }
+    if !inner {
+        return Err(cx.err(
+            &format!("{sname}.paths"),
+            "no path joins the two places (in a corner of the map a place would be cut off; CONTENT.md, \"Card paths\")",
+        ));
+    }
     let mut edges = [[0u8; 2]; 4];
     for (e, (ename, owners)) in [
         ("north", &side.north),

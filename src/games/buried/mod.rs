@@ -239,8 +239,43 @@ impl Buried {
         b
     }
 
-    /// Heuristic features (names in [`FEATURES`]).
+    /// The state after ending the player's turn now and the enemies' turn that follows, with
+    /// every enemy-turn decision taken by its first option (the heuristic's look-ahead, so a
+    /// state shows what the monsters will do to villagers, the hero and the Village Center).
+    /// States outside the Place phase are returned as they are.
+    pub fn preview(&self) -> Buried {
+        let mut p = *self;
+        if p.phase != state::Phase::Place || p.result != 0 {
+            return p;
+        }
+        p.retries = p.retries_used;
+        let mut rng = <GameRng as rand::SeedableRng>::seed_from_u64(0x5eed);
+        p.end_turn(&mut rng, &mut NoTrace);
+        for _ in 0..64 {
+            if p.result != 0 {
+                break;
+            }
+            let first = |b: u32| b.trailing_zeros() as u8;
+            let a = match p.phase {
+                state::Phase::Tie => BuriedAction::Pick(first(p.mover_choices())),
+                state::Phase::Flee => BuriedAction::Pick(if p.ready > 0 { actions::READY } else { first(p.placed) }),
+                state::Phase::Corner => BuriedAction::Pick(first(state::CORNERS & !p.markers)),
+                state::Phase::Victim => BuriedAction::Pick(first(p.victims())),
+                state::Phase::Push => BuriedAction::Pick(first(p.push_dests(p.arg[0]))),
+                _ => break,
+            };
+            p.play(a, &mut rng, &mut NoTrace);
+        }
+        p
+    }
+
+    /// Heuristic features (names in [`FEATURES`]), of the [`Buried::preview`] state.
     pub fn feature_values(&self, out: &mut [f64]) {
+        let p = self.preview();
+        p.raw_features(out);
+    }
+
+    fn raw_features(&self, out: &mut [f64]) {
         let dist = rules::distances(&self.enemy_adj, bit(CENTER), 0);
         out[0] = self.stats[0] as f64;
         out[1] = self.stats[1] as f64;
