@@ -132,9 +132,15 @@ impl Buried {
     /// Villagers in range of the attacker waiting in [`Phase::Victim`].
     pub fn victims(&self) -> u32 {
         let (at, ranged) = if self.mover == BOSS {
-            (self.boss_at, self.content.0.bosses[self.boss as usize].ranged)
+            (
+                self.boss_at,
+                self.content.0.bosses[self.boss as usize].ranged,
+            )
         } else {
-            (self.die_at[self.mover as usize], self.camp(self.mover as usize / 6).ranged)
+            (
+                self.die_at[self.mover as usize],
+                self.camp(self.mover as usize / 6).ranged,
+            )
         };
         self.reach(at, ranged) & self.placed
     }
@@ -170,7 +176,9 @@ impl Buried {
             }
             SkillKind::Chain(_) => {
                 if step == 0 {
-                    out.extend(locs(self.adj[self.hero_at as usize] & self.enemy_locs()).map(A::Pick));
+                    out.extend(
+                        locs(self.adj[self.hero_at as usize] & self.enemy_locs()).map(A::Pick),
+                    );
                 } else {
                     out.extend(locs(self.bounce_targets(self.arg[2])).map(A::Pick));
                 }
@@ -195,7 +203,11 @@ impl Buried {
                 trace.event(|| {
                     format!(
                         "the hero {} {} -> {} ({} speed left)",
-                        if tunnel { "takes the Hidden Tunnels" } else { "moves" },
+                        if tunnel {
+                            "takes the Hidden Tunnels"
+                        } else {
+                            "moves"
+                        },
                         self.loc_name(from),
                         self.loc_name(l),
                         self.move_left
@@ -247,7 +259,13 @@ impl Buried {
             (Phase::Target, A::Wall(x, y)) => {
                 self.wall = [x, y];
                 self.wall_paths();
-                trace.event(|| format!("the Force Wall blocks the path {} - {}", self.loc_name(x), self.loc_name(y)));
+                trace.event(|| {
+                    format!(
+                        "the Force Wall blocks the path {} - {}",
+                        self.loc_name(x),
+                        self.loc_name(y)
+                    )
+                });
                 self.finish_option();
             }
             (Phase::Target, A::Pick(p)) => self.pick_target(p, trace),
@@ -354,12 +372,18 @@ impl Buried {
         let n = |l: u8| self.loc_name(l & 31).to_string();
         match a {
             A::Place(l) => {
-                let syms = self.place(l).map_or(String::new(), |p| super::position::symbols_text(p));
+                let syms = self
+                    .place(l)
+                    .map_or(String::new(), |p| super::position::symbols_text(p));
                 format!("place a villager on {} [{syms}]", n(l))
             }
             A::Step(l) => format!("hero steps to {}", n(l)),
             A::EndTurn => "end the turn".to_string(),
-            A::Gain => format!("+1 {} (option A) at {}", self.symbol().name(), n(self.sym_loc)),
+            A::Gain => format!(
+                "+1 {} (option A) at {}",
+                self.symbol().name(),
+                n(self.sym_loc)
+            ),
             A::Attack(l) => format!("attack the enemy at {}", n(l)),
             A::Move => format!("a Move action (speed {})", self.stat(Stat::Speed)),
             A::Skill(k) => format!("use {}", self.hero_card().skills[k as usize].name),

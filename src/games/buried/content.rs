@@ -678,7 +678,10 @@ fn compile(raw: RawFile, source: &str) -> Result<Content, SetupError> {
                 .chain(sides.iter())
                 .any(|x: &CampSide| x.name.eq_ignore_ascii_case(&s.name))
             {
-                return Err(cx.err(&format!("{sname}.name"), "a second camp side with this name"));
+                return Err(cx.err(
+                    &format!("{sname}.name"),
+                    "a second camp side with this name",
+                ));
             }
             sides.push(s);
         }
@@ -724,7 +727,10 @@ fn compile(raw: RawFile, source: &str) -> Result<Content, SetupError> {
                 .chain(sides.iter())
                 .any(|x: &HeroSide| x.name.eq_ignore_ascii_case(&s.name))
             {
-                return Err(cx.err(&format!("{sname}.name"), "a second hero side with this name"));
+                return Err(cx.err(
+                    &format!("{sname}.name"),
+                    "a second hero side with this name",
+                ));
             }
             sides.push(s);
         }
@@ -873,10 +879,7 @@ fn compile_village_side(
         } else if n == b.name {
             Ok(1)
         } else {
-            Err(cx.err(
-                field,
-                format!("unknown place '{n}' (valid: {valid})"),
-            ))
+            Err(cx.err(field, format!("unknown place '{n}' (valid: {valid})")))
         }
     };
     let mut inner = false;
@@ -1105,7 +1108,12 @@ mod tests {
         assert_eq!(mage.skills[2].kind, SkillKind::Chain(2));
         let banshee = &c.camps[0].sides[0];
         assert_eq!(
-            (banshee.name.as_str(), banshee.health, banshee.speed, banshee.damage),
+            (
+                banshee.name.as_str(),
+                banshee.health,
+                banshee.speed,
+                banshee.damage
+            ),
             ("Banshee", 2, 2, 1)
         );
         assert_eq!(c.villages.iter().filter(|v| v.tunnels).count(), 2);
@@ -1130,7 +1138,9 @@ mod tests {
             "north = [\"Mill Pond\", \"Nowhere\"]",
         );
         assert!(
-            e.starts_with("bad.toml: village 'Mill': field 'front.north[2]': unknown place 'Nowhere'"),
+            e.starts_with(
+                "bad.toml: village 'Mill': field 'front.north[2]': unknown place 'Nowhere'"
+            ),
             "{e}"
         );
     }
@@ -1151,13 +1161,19 @@ mod tests {
 
     #[test]
     fn a_card_without_both_sides_is_refused() {
-        let e = broken("[camp.back]\nname = \"Wraith\"", "[camp.backside]\nname = \"Wraith\"");
+        let e = broken(
+            "[camp.back]\nname = \"Wraith\"",
+            "[camp.backside]\nname = \"Wraith\"",
+        );
         assert!(e.starts_with("bad.toml:"), "{e}");
         // Unknown key: the TOML reader locates it by line.
         assert!(e.contains("unknown field `backside`"), "{e}");
         // A card with no back table at all.
         let start = BUILTIN_TEXT.find("\n[village.back]").expect("a back side");
-        let end = start + BUILTIN_TEXT[start..].find("\n[[village]]").expect("next card");
+        let end = start
+            + BUILTIN_TEXT[start..]
+                .find("\n[[village]]")
+                .expect("next card");
         let text = format!("{}{}", &BUILTIN_TEXT[..start], &BUILTIN_TEXT[end..]);
         let e = parse(&text, "bad.toml").expect_err("refused").0;
         assert_eq!(
@@ -1180,7 +1196,10 @@ mod tests {
 
     #[test]
     fn numbers_out_of_range_and_syntax_errors_are_one_line() {
-        let e = broken("health = 2\nspeed = 2\ndamage = 1\nattack = \"ranged\"", "health = 0\nspeed = 2\ndamage = 1\nattack = \"ranged\"");
+        let e = broken(
+            "health = 2\nspeed = 2\ndamage = 1\nattack = \"ranged\"",
+            "health = 0\nspeed = 2\ndamage = 1\nattack = \"ranged\"",
+        );
         assert_eq!(
             e,
             "bad.toml: camp 'Banshee': field 'front.health': 0 is out of range 1..=6"

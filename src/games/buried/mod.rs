@@ -28,7 +28,12 @@ use crate::game::{
 };
 
 /// Loss causes, indexed by [`state::cause`] (`turn_limit` is the lab's guard, not a rule).
-pub const LOSS_CAUSES: [&str; 4] = ["villagers_fled", "hero_defeated", "village_overrun", "turn_limit"];
+pub const LOSS_CAUSES: [&str; 4] = [
+    "villagers_fled",
+    "hero_defeated",
+    "village_overrun",
+    "turn_limit",
+];
 
 /// A resolved setup.
 #[derive(Clone, Debug)]
@@ -121,7 +126,10 @@ impl BuriedSetup {
                     .ok_or_else(|| {
                         setup_err(
                             "hero",
-                            format!("unknown hero '{s}' (valid: random, {})", hero_names.join(", ")),
+                            format!(
+                                "unknown hero '{s}' (valid: random, {})",
+                                hero_names.join(", ")
+                            ),
                         )
                     })? as u8,
             ),
@@ -136,7 +144,10 @@ impl BuriedSetup {
                     .ok_or_else(|| {
                         setup_err(
                             "boss",
-                            format!("unknown boss '{s}' (valid: random, {})", boss_names.join(", ")),
+                            format!(
+                                "unknown boss '{s}' (valid: random, {})",
+                                boss_names.join(", ")
+                            ),
                         )
                     })? as u8,
             ),
@@ -149,7 +160,10 @@ impl BuriedSetup {
                 if parts.len() != 4 {
                     return Err(setup_err(
                         "camps",
-                        format!("'{s}' must be random or 4 camp names separated by commas (valid: {})", names.join(", ")),
+                        format!(
+                            "'{s}' must be random or 4 camp names separated by commas (valid: {})",
+                            names.join(", ")
+                        ),
                     ));
                 }
                 let mut v = [0u8; 4];
@@ -177,7 +191,13 @@ impl BuriedSetup {
                 ));
             }
         };
-        Ok(BuriedSetup { content, hero, boss, camps, wave_retries })
+        Ok(BuriedSetup {
+            content,
+            hero,
+            boss,
+            camps,
+            wave_retries,
+        })
     }
 }
 
@@ -202,7 +222,9 @@ impl Buried {
             }
         }
         b.flipped = (below(rng, 1 << 9)) as u16;
-        let tun: Vec<usize> = (0..9).filter(|&p| p != 4 && c.villages[b.grid[p] as usize].tunnels).collect();
+        let tun: Vec<usize> = (0..9)
+            .filter(|&p| p != 4 && c.villages[b.grid[p] as usize].tunnels)
+            .collect();
         if tun.len() == 2 && tun[1] != 8 - tun[0] {
             let (p2, target) = (tun[1], 8 - tun[0]);
             b.grid.swap(p2, target);
@@ -210,9 +232,13 @@ impl Buried {
             b.flipped = b.flipped & !(1 << p2) & !(1 << target) | ft << p2 | f2 << target;
         }
         b.build_map();
-        b.hero = s.hero.unwrap_or_else(|| below(rng, (c.heroes.len() * 2) as u32) as u8);
+        b.hero = s
+            .hero
+            .unwrap_or_else(|| below(rng, (c.heroes.len() * 2) as u32) as u8);
         b.stats = b.hero_card().stats;
-        b.boss = s.boss.unwrap_or_else(|| below(rng, c.bosses.len() as u32) as u8);
+        b.boss = s
+            .boss
+            .unwrap_or_else(|| below(rng, c.bosses.len() as u32) as u8);
         b.boss_stats = c.bosses[b.boss as usize].stats;
         // The camp cards: 4 of the 6 (CONTENT.md), shuffled into draw order.
         let mut four = match s.camps {
@@ -258,7 +284,11 @@ impl Buried {
             let first = |b: u32| b.trailing_zeros() as u8;
             let a = match p.phase {
                 state::Phase::Tie => BuriedAction::Pick(first(p.mover_choices())),
-                state::Phase::Flee => BuriedAction::Pick(if p.ready > 0 { actions::READY } else { first(p.placed) }),
+                state::Phase::Flee => BuriedAction::Pick(if p.ready > 0 {
+                    actions::READY
+                } else {
+                    first(p.placed)
+                }),
                 state::Phase::Corner => BuriedAction::Pick(first(state::CORNERS & !p.markers)),
                 state::Phase::Victim => BuriedAction::Pick(first(p.victims())),
                 state::Phase::Push => BuriedAction::Pick(first(p.push_dests(p.arg[0]))),
@@ -300,7 +330,11 @@ impl Buried {
         out[7] = hp;
         out[8] = threat;
         out[9] = self.tally.waves as f64;
-        out[10] = if self.boss_up { self.boss_stats[0] as f64 } else { 0.0 };
+        out[10] = if self.boss_up {
+            self.boss_stats[0] as f64
+        } else {
+            0.0
+        };
         out[11] = if self.boss_up {
             (self.skulls & !self.markers).count_ones() as f64
         } else {
@@ -448,4 +482,3 @@ impl Game for Buried {
         position::parse(text)
     }
 }
-

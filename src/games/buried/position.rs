@@ -89,7 +89,10 @@ fn set_text(b: u32) -> String {
 }
 
 fn list<T: ToString>(v: &[T]) -> String {
-    v.iter().map(ToString::to_string).collect::<Vec<_>>().join(",")
+    v.iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// The symbols of a place as short text (`+H +D -M skull tunnel`).
@@ -115,7 +118,13 @@ pub fn write(b: &Buried) -> String {
     let mut o = String::from("buried-position 1\n");
     o += &format!("content {}\n", c.source);
     let grid: Vec<String> = (0..9)
-        .map(|p| if p == 4 { "*".into() } else { enc(&c.villages[b.grid[p] as usize].name) })
+        .map(|p| {
+            if p == 4 {
+                "*".into()
+            } else {
+                enc(&c.villages[b.grid[p] as usize].name)
+            }
+        })
         .collect();
     let flipped: Vec<u8> = (0..9).map(|p| (b.flipped >> p & 1) as u8).collect();
     o += &format!("map grid={} flipped={}\n", grid.join(","), list(&flipped));
@@ -127,7 +136,11 @@ pub fn write(b: &Buried) -> String {
         list(&b.cooldown),
         b.move_left
     );
-    let wall = if b.wall[0] == NONE { "-".into() } else { format!("{}-{}", b.wall[0], b.wall[1]) };
+    let wall = if b.wall[0] == NONE {
+        "-".into()
+    } else {
+        format!("{}-{}", b.wall[0], b.wall[1])
+    };
     o += &format!("pieces wall={wall} trap={}\n", loc_or_none(b.trap));
     o += &format!(
         "villagers placed={} ready={} fled={} supply={}\n",
@@ -161,8 +174,14 @@ pub fn write(b: &Buried) -> String {
         loc_or_none(b.boss_at),
         list(&b.boss_stats)
     );
-    let phase = PHASES.iter().find(|(_, p)| *p == b.phase).map_or("place", |(n, _)| n);
-    let stage = STAGES.iter().find(|(_, s)| *s == b.stage).map_or("done", |(n, _)| n);
+    let phase = PHASES
+        .iter()
+        .find(|(_, p)| *p == b.phase)
+        .map_or("place", |(n, _)| n);
+    let stage = STAGES
+        .iter()
+        .find(|(_, s)| *s == b.stage)
+        .map_or("done", |(n, _)| n);
     o += &format!(
         "flow phase={phase} sym={},{} arg={},{},{} stage={stage} done={} mover={} steps={} first={} turn={} placements={} result={} retries={},{}\n",
         b.sym_loc,
@@ -181,7 +200,11 @@ pub fn write(b: &Buried) -> String {
         b.retries_used
     );
     let sw = &b.start;
-    let swall = if sw.wall[0] == NONE { "-".into() } else { format!("{}-{}", sw.wall[0], sw.wall[1]) };
+    let swall = if sw.wall[0] == NONE {
+        "-".into()
+    } else {
+        format!("{}-{}", sw.wall[0], sw.wall[1])
+    };
     o += &format!(
         "start markers={} wall={swall} trap={} killed={}\n",
         set_text(sw.markers),
@@ -282,9 +305,15 @@ impl<'a> Line<'a> {
         }
     }
     fn nums(&self, k: &str, len: usize, max: u32) -> Result<Option<Vec<u32>>, PositionError> {
-        let Some(v) = self.get(k) else { return Ok(None) };
+        let Some(v) = self.get(k) else {
+            return Ok(None);
+        };
         let parts: Vec<&str> = v.split(',').collect();
-        let bad = || self.err(format!("{k}={v}: expected {len} whole numbers 0..={max}, comma-separated"));
+        let bad = || {
+            self.err(format!(
+                "{k}={v}: expected {len} whole numbers 0..={max}, comma-separated"
+            ))
+        };
         if parts.len() != len {
             return Err(bad());
         }
@@ -313,7 +342,11 @@ impl<'a> Line<'a> {
                 for p in v.split(',') {
                     match p.parse::<u8>() {
                         Ok(n) if (n as usize) < NLOC => b |= bit(n),
-                        _ => return Err(self.err(format!("{k}={v}: expected locations 0-20, comma-separated, or -"))),
+                        _ => {
+                            return Err(self.err(format!(
+                                "{k}={v}: expected locations 0-20, comma-separated, or -"
+                            )));
+                        }
                     }
                 }
                 Ok(Some(b))
@@ -327,8 +360,16 @@ impl<'a> Line<'a> {
             Some(v) => {
                 let bad = || self.err(format!("{k}={v}: expected A-B (two locations) or -"));
                 let (a, b) = v.split_once('-').ok_or_else(bad)?;
-                let a: u8 = a.parse().ok().filter(|n| (*n as usize) < NLOC).ok_or_else(bad)?;
-                let b: u8 = b.parse().ok().filter(|n| (*n as usize) < NLOC).ok_or_else(bad)?;
+                let a: u8 = a
+                    .parse()
+                    .ok()
+                    .filter(|n| (*n as usize) < NLOC)
+                    .ok_or_else(bad)?;
+                let b: u8 = b
+                    .parse()
+                    .ok()
+                    .filter(|n| (*n as usize) < NLOC)
+                    .ok_or_else(bad)?;
                 Ok(Some([a, b]))
             }
         }
@@ -357,7 +398,10 @@ pub fn parse(text: &str) -> Result<Buried, PositionError> {
         }
     }
     let Some(&(first_n, first)) = lines.first() else {
-        return Err(PositionError { line: 0, message: "empty position".into() });
+        return Err(PositionError {
+            line: 0,
+            message: "empty position".into(),
+        });
     };
     if first != "buried-position 1" {
         return Err(PositionError {
@@ -370,8 +414,10 @@ pub fn parse(text: &str) -> Result<Buried, PositionError> {
         if let Some(src) = l.strip_prefix("content ") {
             let src = src.trim();
             if src != "builtin" {
-                content = content::load(std::path::Path::new(src))
-                    .map_err(|e| PositionError { line: n, message: e.0 })?;
+                content = content::load(std::path::Path::new(src)).map_err(|e| PositionError {
+                    line: n,
+                    message: e.0,
+                })?;
             }
         }
     }
@@ -388,7 +434,12 @@ pub fn parse(text: &str) -> Result<Buried, PositionError> {
             let t = toks.next().unwrap_or("");
             match t.parse::<usize>() {
                 Ok(k) if (1..=DICE).contains(&k) => Some(k - 1),
-                _ => return Err(PositionError { line: n, message: format!("die '{t}': expected a die number 1-12") }),
+                _ => {
+                    return Err(PositionError {
+                        line: n,
+                        message: format!("die '{t}': expected a die number 1-12"),
+                    });
+                }
             }
         } else {
             None
@@ -396,10 +447,16 @@ pub fn parse(text: &str) -> Result<Buried, PositionError> {
         let mut keys = BTreeMap::new();
         for t in toks {
             let Some((k, v)) = t.split_once('=') else {
-                return Err(PositionError { line: n, message: format!("'{t}': expected key=value") });
+                return Err(PositionError {
+                    line: n,
+                    message: format!("'{t}': expected key=value"),
+                });
             };
             if keys.insert(k, v).is_some() {
-                return Err(PositionError { line: n, message: format!("key '{k}' given twice") });
+                return Err(PositionError {
+                    line: n,
+                    message: format!("key '{k}' given twice"),
+                });
             }
         }
         let line = Line { n, keys };
@@ -409,7 +466,8 @@ pub fn parse(text: &str) -> Result<Buried, PositionError> {
                 if let Some(g) = line.get("grid") {
                     let parts: Vec<&str> = g.split(',').collect();
                     if parts.len() != 9 || parts[4] != "*" {
-                        return Err(line.err("grid: expected 9 card names with * (the Village Center) fifth"));
+                        return Err(line
+                            .err("grid: expected 9 card names with * (the Village Center) fifth"));
                     }
                     let mut used = 0u16;
                     for (p, name) in parts.iter().enumerate() {
@@ -417,8 +475,12 @@ pub fn parse(text: &str) -> Result<Buried, PositionError> {
                             continue;
                         }
                         let Some(i) = c.villages.iter().position(|v| enc(&v.name) == *name) else {
-                            let valid: Vec<String> = c.villages.iter().map(|v| enc(&v.name)).collect();
-                            return Err(line.err(format!("grid: unknown village card '{name}' (valid: {})", valid.join(", "))));
+                            let valid: Vec<String> =
+                                c.villages.iter().map(|v| enc(&v.name)).collect();
+                            return Err(line.err(format!(
+                                "grid: unknown village card '{name}' (valid: {})",
+                                valid.join(", ")
+                            )));
                         };
                         if used & (1 << i) != 0 {
                             return Err(line.err(format!("grid: '{name}' twice")));
@@ -428,7 +490,10 @@ pub fn parse(text: &str) -> Result<Buried, PositionError> {
                     }
                 }
                 if let Some(f) = line.nums("flipped", 9, 1)? {
-                    b.flipped = f.iter().enumerate().fold(0, |m, (p, &x)| m | (x as u16) << p);
+                    b.flipped = f
+                        .iter()
+                        .enumerate()
+                        .fold(0, |m, (p, &x)| m | (x as u16) << p);
                 }
             }
             "hero" => {
@@ -436,7 +501,10 @@ pub fn parse(text: &str) -> Result<Buried, PositionError> {
                 if let Some(name) = line.get("name") {
                     let names = c.hero_names();
                     let Some(i) = names.iter().position(|h| enc(h) == name) else {
-                        return Err(line.err(format!("unknown hero '{name}' (valid: {})", names.iter().map(|h| enc(h)).collect::<Vec<_>>().join(", "))));
+                        return Err(line.err(format!(
+                            "unknown hero '{name}' (valid: {})",
+                            names.iter().map(|h| enc(h)).collect::<Vec<_>>().join(", ")
+                        )));
                     };
                     b.hero = i as u8;
                     b.stats = c.hero(b.hero).stats;
@@ -539,7 +607,9 @@ pub fn parse(text: &str) -> Result<Buried, PositionError> {
                     None => return Err(line.err("at: missing (card or a location)")),
                 };
                 if at != ON_CARD && at != GONE && b.die_at.contains(&at) {
-                    return Err(line.err(format!("at={at}: another die is there (monsters block monsters)")));
+                    return Err(line.err(format!(
+                        "at={at}: another die is there (monsters block monsters)"
+                    )));
                 }
                 b.die_at[d] = at;
                 b.die_hp[d] = line.num("hp", 6)?.unwrap_or(1) as u8;
@@ -552,7 +622,10 @@ pub fn parse(text: &str) -> Result<Buried, PositionError> {
                 if let Some(name) = line.get("name") {
                     let Some(i) = c.bosses.iter().position(|x| enc(&x.name) == name) else {
                         let valid: Vec<String> = c.bosses.iter().map(|x| enc(&x.name)).collect();
-                        return Err(line.err(format!("unknown boss '{name}' (valid: {})", valid.join(", "))));
+                        return Err(line.err(format!(
+                            "unknown boss '{name}' (valid: {})",
+                            valid.join(", ")
+                        )));
                     };
                     b.boss = i as u8;
                     b.boss_stats = c.bosses[i].stats;
@@ -572,13 +645,30 @@ pub fn parse(text: &str) -> Result<Buried, PositionError> {
             }
             "flow" => {
                 line.only(&[
-                    "phase", "sym", "arg", "stage", "done", "mover", "steps", "first", "turn",
-                    "placements", "result", "retries",
+                    "phase",
+                    "sym",
+                    "arg",
+                    "stage",
+                    "done",
+                    "mover",
+                    "steps",
+                    "first",
+                    "turn",
+                    "placements",
+                    "result",
+                    "retries",
                 ])?;
                 if let Some(p) = line.get("phase") {
-                    b.phase = PHASES.iter().find(|(n, _)| *n == p).map(|(_, x)| *x).ok_or_else(|| {
-                        line.err(format!("unknown phase '{p}' (valid: {})", PHASES.map(|(n, _)| n).join(", ")))
-                    })?;
+                    b.phase = PHASES
+                        .iter()
+                        .find(|(n, _)| *n == p)
+                        .map(|(_, x)| *x)
+                        .ok_or_else(|| {
+                            line.err(format!(
+                                "unknown phase '{p}' (valid: {})",
+                                PHASES.map(|(n, _)| n).join(", ")
+                            ))
+                        })?;
                 }
                 if let Some(s) = line.nums("sym", 2, 20)? {
                     b.sym_loc = s[0] as u8;
@@ -586,18 +676,37 @@ pub fn parse(text: &str) -> Result<Buried, PositionError> {
                 }
                 if let Some(v) = line.get("arg") {
                     let parts: Vec<&str> = v.split(',').collect();
-                    let bad = || line.err(format!("arg={v}: expected 3 numbers 0-254 (or -), comma-separated"));
+                    let bad = || {
+                        line.err(format!(
+                            "arg={v}: expected 3 numbers 0-254 (or -), comma-separated"
+                        ))
+                    };
                     if parts.len() != 3 {
                         return Err(bad());
                     }
                     for i in 0..3 {
-                        b.arg[i] = if parts[i] == "-" { NONE } else { parts[i].parse::<u8>().ok().filter(|x| *x < 255).ok_or_else(bad)? };
+                        b.arg[i] = if parts[i] == "-" {
+                            NONE
+                        } else {
+                            parts[i]
+                                .parse::<u8>()
+                                .ok()
+                                .filter(|x| *x < 255)
+                                .ok_or_else(bad)?
+                        };
                     }
                 }
                 if let Some(s) = line.get("stage") {
-                    b.stage = STAGES.iter().find(|(n, _)| *n == s).map(|(_, x)| *x).ok_or_else(|| {
-                        line.err(format!("unknown stage '{s}' (valid: {})", STAGES.map(|(n, _)| n).join(", ")))
-                    })?;
+                    b.stage = STAGES
+                        .iter()
+                        .find(|(n, _)| *n == s)
+                        .map(|(_, x)| *x)
+                        .ok_or_else(|| {
+                            line.err(format!(
+                                "unknown stage '{s}' (valid: {})",
+                                STAGES.map(|(n, _)| n).join(", ")
+                            ))
+                        })?;
                 }
                 if let Some(v) = line.num("done", 0x7fff)? {
                     b.done_mask = v as u16;
@@ -606,9 +715,15 @@ pub fn parse(text: &str) -> Result<Buried, PositionError> {
                     None => {}
                     Some("-") => b.mover = NONE,
                     Some(m) => {
-                        b.mover = m.parse::<u8>().ok().filter(|x| *x <= super::state::BOSS).ok_or_else(|| {
-                            line.err(format!("mover={m}: expected a die index 0-11, 12 (the boss) or -"))
-                        })?;
+                        b.mover = m
+                            .parse::<u8>()
+                            .ok()
+                            .filter(|x| *x <= super::state::BOSS)
+                            .ok_or_else(|| {
+                                line.err(format!(
+                                    "mover={m}: expected a die index 0-11, 12 (the boss) or -"
+                                ))
+                            })?;
                     }
                 }
                 if let Some(v) = line.num("steps", 9)? {
@@ -665,10 +780,16 @@ pub fn parse(text: &str) -> Result<Buried, PositionError> {
         }
     }
     if b.ready + b.fled + b.placed.count_ones() as u8 + b.supply > VILLAGERS {
-        return Err(PositionError { line: 0, message: "more than 5 villagers (ready + placed + fled + supply)".into() });
+        return Err(PositionError {
+            line: 0,
+            message: "more than 5 villagers (ready + placed + fled + supply)".into(),
+        });
     }
     if b.result == 0 && b.phase == Phase::Over || b.result != 0 && b.phase != Phase::Over {
-        return Err(PositionError { line: 0, message: "phase=over goes with a result other than 0, and only then".into() });
+        return Err(PositionError {
+            line: 0,
+            message: "phase=over goes with a result other than 0, and only then".into(),
+        });
     }
     b.build_map();
     Ok(b)
@@ -705,7 +826,11 @@ pub fn render(b: &Buried) -> String {
         b.fled,
         b.supply,
         b.markers.count_ones(),
-        if b.wall[0] == NONE { "-".into() } else { format!("{}-{}", b.wall[0], b.wall[1]) },
+        if b.wall[0] == NONE {
+            "-".into()
+        } else {
+            format!("{}-{}", b.wall[0], b.wall[1])
+        },
         loc_or_none(b.trap)
     );
     if b.boss_up {
@@ -742,9 +867,16 @@ pub fn render(b: &Buried) -> String {
             (c.center.name.clone(), vec![0, 1, 2, 3, 4])
         } else {
             let l0 = super::rules::first_loc(p);
-            (c.villages[b.grid[p as usize] as usize].name.clone(), vec![l0, l0 + 1])
+            (
+                c.villages[b.grid[p as usize] as usize].name.clone(),
+                vec![l0, l0 + 1],
+            )
         };
-        let side = if b.flipped >> p & 1 == 1 { "back" } else { "front" };
+        let side = if b.flipped >> p & 1 == 1 {
+            "back"
+        } else {
+            "front"
+        };
         o += &format!("[{name} ({side}), row {} col {}]\n", p / 3 + 1, p % 3 + 1);
         for l in ls {
             let syms = b.place(l).map_or(String::new(), symbols_text);
@@ -756,7 +888,12 @@ pub fn render(b: &Buried) -> String {
                 here.push("villager".into());
             }
             if let Some(d) = b.die_at_loc(l) {
-                here.push(format!("{} {} (health {})", ["black", "white"][d / 6], b.camp(d / 6).name, b.die_hp[d]));
+                here.push(format!(
+                    "{} {} (health {})",
+                    ["black", "white"][d / 6],
+                    b.camp(d / 6).name,
+                    b.die_hp[d]
+                ));
             }
             if b.boss_up && b.boss_at == l {
                 here.push("BOSS".into());

@@ -2,10 +2,10 @@
 //! deploy, attack, the boss), placing villagers and the four actions, the end of a turn and of
 //! a wave, and the outcome. Section names refer to `../shared/rules/buried-beneath.txt`.
 
-use super::content::{AttackSkill, MoveSkill, SkillKind, Stat, STAT_MAX};
+use super::content::{AttackSkill, MoveSkill, STAT_MAX, SkillKind, Stat};
 use super::state::{
-    BOSS, Buried, CENTER, DICE, FIRST_SLOT, GONE, MARKERS, MAX_TURNS, NLOC, NONE, ON_CARD,
-    Phase, SECOND_SLOT, SLOTS, Stage, WaveStart, bit, cause, locs,
+    BOSS, Buried, CENTER, DICE, FIRST_SLOT, GONE, MARKERS, MAX_TURNS, NLOC, NONE, ON_CARD, Phase,
+    SECOND_SLOT, SLOTS, Stage, WaveStart, bit, cause, locs,
 };
 use crate::game::{GameRng, Tracer, below};
 
@@ -19,7 +19,8 @@ fn edge_loc(b: &Buried, p: u8, e: usize, h: usize) -> u8 {
         return CENTER_EDGES[e][h];
     }
     let k = if p < 4 { p } else { p - 1 };
-    let side = &b.content.0.villages[b.grid[p as usize] as usize].sides[(b.flipped >> p & 1) as usize];
+    let side =
+        &b.content.0.villages[b.grid[p as usize] as usize].sides[(b.flipped >> p & 1) as usize];
     5 + 2 * k + side.edges[e][h]
 }
 
@@ -90,8 +91,8 @@ impl Buried {
             if p == 4 {
                 continue;
             }
-            let side =
-                &self.content.0.villages[self.grid[p as usize] as usize].sides[(self.flipped >> p & 1) as usize];
+            let side = &self.content.0.villages[self.grid[p as usize] as usize].sides
+                [(self.flipped >> p & 1) as usize];
             let l0 = first_loc(p);
             if side.inner {
                 link(&mut adj, l0, l0 + 1);
@@ -187,7 +188,11 @@ impl Buried {
     /// (Attack Types).
     #[inline]
     pub fn reach(&self, from: u8, ranged: bool) -> u32 {
-        if ranged { self.adj[from as usize] } else { bit(from) }
+        if ranged {
+            self.adj[from as usize]
+        } else {
+            bit(from)
+        }
     }
 
     /// Whether the step from `a` to `b` is more sideways than up or down.
@@ -218,7 +223,9 @@ impl Buried {
         if best == u8::MAX {
             return 0;
         }
-        let side = locs(set).filter(|&n| self.sideways(from, n)).fold(0, |m, n| m | bit(n));
+        let side = locs(set)
+            .filter(|&n| self.sideways(from, n))
+            .fold(0, |m, n| m | bit(n));
         if side != 0 { side } else { set }
     }
 
@@ -295,7 +302,12 @@ impl Buried {
     pub fn restart_wave<T: Tracer>(&mut self, rng: &mut GameRng, trace: &mut T) {
         self.retries_used += 1;
         self.result = 0;
-        trace.event(|| format!("the wave is restarted (restart {} of {})", self.retries_used, self.retries));
+        trace.event(|| {
+            format!(
+                "the wave is restarted (restart {} of {})",
+                self.retries_used, self.retries
+            )
+        });
         self.ready = self.in_play();
         self.placed = 0;
         self.fled = 0;
@@ -387,7 +399,10 @@ impl Buried {
 
     /// Checks the hero's stats (Winning and Losing: 0 Health, Speed or Damage loses at once).
     fn check_hero<T: Tracer>(&mut self, trace: &mut T) {
-        if self.stat(Stat::Health) == 0 || self.stat(Stat::Damage) == 0 || self.stat(Stat::Speed) == 0 {
+        if self.stat(Stat::Health) == 0
+            || self.stat(Stat::Damage) == 0
+            || self.stat(Stat::Speed) == 0
+        {
             self.lose(cause::HERO_DEFEATED, trace);
         }
     }
@@ -419,7 +434,13 @@ impl Buried {
         self.placed &= !bit(l);
         self.fled += 1;
         self.tally.fled += 1;
-        trace.event(|| format!("the villager at {} flees ({} fled)", self.loc_name(l), self.fled));
+        trace.event(|| {
+            format!(
+                "the villager at {} flees ({} fled)",
+                self.loc_name(l),
+                self.fled
+            )
+        });
         if self.villagers_left() == 0 {
             self.lose(cause::VILLAGERS_FLED, trace);
         }
@@ -443,7 +464,13 @@ impl Buried {
         self.die_hp[d] = hp;
         let at = self.die_at[d];
         let camp = self.camp(d / 6);
-        trace.event(|| format!("{} at {} takes {dmg} (health {hp})", camp.name, self.loc_name(at)));
+        trace.event(|| {
+            format!(
+                "{} at {} takes {dmg} (health {hp})",
+                camp.name,
+                self.loc_name(at)
+            )
+        });
         if hp == 0 {
             self.die_at[d] = GONE;
             self.tally.killed += 1;
@@ -477,7 +504,9 @@ impl Buried {
             if open != 0 && self.markers.count_ones() < MARKERS {
                 // The skull location nearest the boss (lowest number on a tie; CONTENT.md).
                 let dist = distances(&self.adj, bit(self.boss_at), 0);
-                let l = locs(open).min_by_key(|&l| (dist[l as usize], l)).unwrap_or(0);
+                let l = locs(open)
+                    .min_by_key(|&l| (dist[l as usize], l))
+                    .unwrap_or(0);
                 self.markers |= bit(l);
                 self.tally.markers += 1;
                 self.boss_stats[0] = card.stats[0];
@@ -691,7 +720,14 @@ impl Buried {
         let from = self.die_at[d];
         self.die_at[d] = l;
         let camp = self.camp(d / 6);
-        trace.event(|| format!("{} moves {} -> {}", camp.name, self.loc_name(from), self.loc_name(l)));
+        trace.event(|| {
+            format!(
+                "{} moves {} -> {}",
+                camp.name,
+                self.loc_name(from),
+                self.loc_name(l)
+            )
+        });
         if l == CENTER {
             self.steps = 0;
             self.arrive(d, trace);
@@ -727,13 +763,19 @@ impl Buried {
                 };
                 if shows && self.die_hp[d] < 6 {
                     self.die_hp[d] += 1;
-                    trace.event(|| format!("{} gains 1 health at {} (health {})", camp.name, place.name, self.die_hp[d]));
+                    trace.event(|| {
+                        format!(
+                            "{} gains 1 health at {} (health {})",
+                            camp.name, place.name, self.die_hp[d]
+                        )
+                    });
                 }
             }
             MoveSkill::StopAtVillager => {
                 if self.placed & bit(l) != 0 && self.mover as usize == d {
                     self.steps = 0;
-                    trace.event(|| format!("{} stops at the villager at {}", camp.name, place.name));
+                    trace
+                        .event(|| format!("{} stops at the villager at {}", camp.name, place.name));
                 }
             }
             MoveSkill::PushVillager => {
@@ -741,7 +783,12 @@ impl Buried {
                     let dests = self.push_dests(l);
                     match dests.count_ones() {
                         0 => {
-                            trace.event(|| format!("{} drives off the villager at {}: nowhere to go", camp.name, place.name));
+                            trace.event(|| {
+                                format!(
+                                    "{} drives off the villager at {}: nowhere to go",
+                                    camp.name, place.name
+                                )
+                            });
                             self.villager_flees(l, trace);
                         }
                         1 => self.push_villager(l, dests.trailing_zeros() as u8, trace),
@@ -765,10 +812,21 @@ impl Buried {
     /// effects apply (Moving Villagers).
     pub fn push_villager<T: Tracer>(&mut self, from: u8, to: u8, trace: &mut T) {
         self.placed = self.placed & !bit(from) | bit(to);
-        trace.event(|| format!("the villager at {} is driven to {}", self.loc_name(from), self.loc_name(to)));
+        trace.event(|| {
+            format!(
+                "the villager at {} is driven to {}",
+                self.loc_name(from),
+                self.loc_name(to)
+            )
+        });
         if let Some(p) = self.place(to) {
             for s in Stat::ALL {
-                self.lower(s, p.minus[s as usize], "crossed-out symbol where the villager was driven", trace);
+                self.lower(
+                    s,
+                    p.minus[s as usize],
+                    "crossed-out symbol where the villager was driven",
+                    trace,
+                );
                 if self.result != 0 {
                     return;
                 }
@@ -794,7 +852,13 @@ impl Buried {
     fn arrive<T: Tracer>(&mut self, d: usize, trace: &mut T) {
         self.die_at[d] = GONE;
         self.die_hp[d] = 0;
-        trace.event(|| format!("{} reaches the {}", self.camp(d / 6).name, self.loc_name(CENTER)));
+        trace.event(|| {
+            format!(
+                "{} reaches the {}",
+                self.camp(d / 6).name,
+                self.loc_name(CENTER)
+            )
+        });
         if self.markers & super::state::CORNERS == super::state::CORNERS
             || self.markers.count_ones() >= MARKERS
         {
@@ -859,11 +923,24 @@ impl Buried {
         let from = self.camp_slot[c];
         self.camp_slot[c] = (from + 1) % SLOTS;
         if self.monster_locs() & bit(e) != 0 {
-            trace.event(|| format!("{} cannot deploy: a monster blocks {}", camp.name, self.loc_name(e)));
-            trace.event(|| format!("{} camp moves clockwise to spot {}", camp.name, self.camp_slot[c]));
+            trace.event(|| {
+                format!(
+                    "{} cannot deploy: a monster blocks {}",
+                    camp.name,
+                    self.loc_name(e)
+                )
+            });
+            trace.event(|| {
+                format!(
+                    "{} camp moves clockwise to spot {}",
+                    camp.name, self.camp_slot[c]
+                )
+            });
             return true;
         }
-        let d = (c * 6..c * 6 + 6).find(|&d| self.die_at[d] == ON_CARD).unwrap_or(c * 6);
+        let d = (c * 6..c * 6 + 6)
+            .find(|&d| self.die_at[d] == ON_CARD)
+            .unwrap_or(c * 6);
         self.die_at[d] = e;
         self.on_card[c] -= 1;
         trace.event(|| {
@@ -892,7 +969,11 @@ impl Buried {
             (self.boss_at, card.ranged, card.hunts_villagers)
         } else {
             let camp = self.camp(a as usize / 6);
-            (self.die_at[a as usize], camp.ranged, camp.skill == AttackSkill::VillagersFirst)
+            (
+                self.die_at[a as usize],
+                camp.ranged,
+                camp.skill == AttackSkill::VillagersFirst,
+            )
         };
         let reach = self.reach(at, ranged);
         let hero = reach & bit(self.hero_at) != 0;
@@ -920,7 +1001,13 @@ impl Buried {
             return;
         }
         let camp = self.camp(a as usize / 6);
-        trace.event(|| format!("{} at {} attacks the hero", camp.name, self.loc_name(self.die_at[a as usize])));
+        trace.event(|| {
+            format!(
+                "{} at {} attacks the hero",
+                camp.name,
+                self.loc_name(self.die_at[a as usize])
+            )
+        });
         self.lower(Stat::Health, camp.damage, "hit", trace);
         if self.result == 0
             && let AttackSkill::Wound(s) = camp.skill
@@ -942,7 +1029,9 @@ impl Buried {
             let gain = self.content.0.bosses[self.boss as usize].villager_gain;
             if gain > 0 {
                 self.boss_stats[0] = (self.boss_stats[0] + gain).min(STAT_MAX);
-                trace.event(|| format!("{name} gains {gain} health (health {})", self.boss_stats[0]));
+                trace.event(|| {
+                    format!("{name} gains {gain} health (health {})", self.boss_stats[0])
+                });
             }
         }
     }
@@ -975,7 +1064,11 @@ impl Buried {
                 "player turn {}: {back} villagers taken back, {} ready{}",
                 self.turn,
                 self.ready,
-                if self.boss_up { "" } else { "; the hero is at the centre" }
+                if self.boss_up {
+                    ""
+                } else {
+                    "; the hero is at the centre"
+                }
             )
         });
     }
@@ -1019,12 +1112,17 @@ impl Buried {
     /// Moves to the next stat symbol of the location being resolved, or back to placing.
     pub fn next_symbol(&mut self) {
         let n = self.place(self.sym_loc).map_or(0, |p| p.plus.len() as u8);
-        self.phase = if self.sym_idx < n { Phase::Symbol } else { Phase::Place };
+        self.phase = if self.sym_idx < n {
+            Phase::Symbol
+        } else {
+            Phase::Place
+        };
     }
 
     /// The stat symbol being resolved.
     pub fn symbol(&self) -> Stat {
-        self.place(self.sym_loc).map_or(Stat::Health, |p| p.plus[self.sym_idx as usize])
+        self.place(self.sym_loc)
+            .map_or(Stat::Health, |p| p.plus[self.sym_idx as usize])
     }
 
     /// The current option is done: on to the next symbol.
@@ -1075,7 +1173,13 @@ impl Buried {
     pub fn collect<T: Tracer>(&mut self, l: u8, trace: &mut T) {
         self.placed &= !bit(l);
         self.ready += 1;
-        trace.event(|| format!("the villager at {} is rallied ({} ready)", self.loc_name(l), self.ready));
+        trace.event(|| {
+            format!(
+                "the villager at {} is rallied ({} ready)",
+                self.loc_name(l),
+                self.ready
+            )
+        });
     }
 
     /// Where the hero may step now: adjacent locations, and the other Hidden Tunnels location
@@ -1111,7 +1215,8 @@ impl Buried {
     pub fn skill_usable(&self, k: usize) -> bool {
         let monsters = self.monster_locs();
         match self.hero_card().skills[k].kind {
-            SkillKind::Gale(_) => (0..NLOC as u8).any(|l| self.gale_dests(l, false) != 0 || self.gale_dests(l, true) != 0),
+            SkillKind::Gale(_) => (0..NLOC as u8)
+                .any(|l| self.gale_dests(l, false) != 0 || self.gale_dests(l, true) != 0),
             SkillKind::Wall => true,
             SkillKind::Chain(_) => self.adj[self.hero_at as usize] & self.enemy_locs() != 0,
             SkillKind::Trap(_) => self.trap_spots() != 0,
@@ -1158,7 +1263,12 @@ impl Buried {
         let skill = &self.hero_card().skills[k];
         self.cooldown[k] = skill.cooldown;
         self.move_left = 0;
-        trace.event(|| format!("the hero uses {} (cool-down {})", skill.name, skill.cooldown));
+        trace.event(|| {
+            format!(
+                "the hero uses {} (cool-down {})",
+                skill.name, skill.cooldown
+            )
+        });
         let _ = rng;
         match skill.kind {
             SkillKind::Gale(_) | SkillKind::Wall | SkillKind::Chain(_) | SkillKind::Trap(_) => {
@@ -1198,7 +1308,13 @@ impl Buried {
     /// positive effects apply, +1 stat per stat symbol (Moving Villagers).
     pub fn gale_villager<T: Tracer>(&mut self, from: u8, to: u8, trace: &mut T) {
         self.placed = self.placed & !bit(from) | bit(to);
-        trace.event(|| format!("the villager at {} is blown to {}", self.loc_name(from), self.loc_name(to)));
+        trace.event(|| {
+            format!(
+                "the villager at {} is blown to {}",
+                self.loc_name(from),
+                self.loc_name(to)
+            )
+        });
         if let Some(p) = self.place(to) {
             for &s in &p.plus {
                 self.raise(s, 1, "symbol where the villager was moved", trace);
@@ -1210,13 +1326,27 @@ impl Buried {
     pub fn gale_enemy<T: Tracer>(&mut self, from: u8, to: u8, dmg: u8, trace: &mut T) {
         if let Some(d) = self.die_at_loc(from) {
             self.die_at[d] = to;
-            trace.event(|| format!("{} is blown {} -> {}", self.camp(d / 6).name, self.loc_name(from), self.loc_name(to)));
+            trace.event(|| {
+                format!(
+                    "{} is blown {} -> {}",
+                    self.camp(d / 6).name,
+                    self.loc_name(from),
+                    self.loc_name(to)
+                )
+            });
             if dmg > 0 {
                 self.hurt_die(d, dmg, true, trace);
             }
         } else if self.boss_up && self.boss_at == from {
             self.boss_at = to;
-            trace.event(|| format!("{} is blown {} -> {}", self.content.0.bosses[self.boss as usize].name, self.loc_name(from), self.loc_name(to)));
+            trace.event(|| {
+                format!(
+                    "{} is blown {} -> {}",
+                    self.content.0.bosses[self.boss as usize].name,
+                    self.loc_name(from),
+                    self.loc_name(to)
+                )
+            });
         }
     }
 }
