@@ -13,6 +13,7 @@ use std::sync::OnceLock;
 
 use serde::Deserialize;
 
+use crate::content::{ContentText, FieldPath};
 use crate::game::SetupError;
 
 /// Village map cards besides the Village Center (Components: 9 Village Map cards).
@@ -335,18 +336,7 @@ pub fn builtin() -> &'static Content {
 /// # Errors
 /// A one-line [`SetupError`] when the file cannot be read or [`parse`] refuses it.
 pub fn load(path: &Path) -> Result<&'static Content, SetupError> {
-    static CACHE: std::sync::Mutex<Vec<(std::path::PathBuf, &'static Content)>> =
-        std::sync::Mutex::new(Vec::new());
-    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, c)) = cache.iter().find(|(p, _)| p == path) {
-        return Ok(c);
-    }
-    let source = path.display().to_string();
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| SetupError(format!("{source}: cannot read content file: {e}")))?;
-    let c: &'static Content = Box::leak(Box::new(parse(&text, &source)?));
-    cache.push((path.to_path_buf(), c));
-    Ok(c)
+    crate::content::load_cached(path, parse)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -501,42 +491,25 @@ struct RawBoss {
 /// side (or a tunnel card without one on each side, or other than 2 tunnel cards), a card
 /// whose two sides show the same mark, a number out of range, or a duplicate name.
 pub fn parse(text: &str, source: &str) -> Result<Content, SetupError> {
-    let raw: RawFile = toml::from_str(text).map_err(|e| toml_error(text, source, &e))?;
-    compile(raw, source)
+    let doc = ContentText::new(source, text);
+    let raw: RawFile = doc.deserialize()?;
+    compile(raw, &doc)
 }
 
-fn toml_error(text: &str, source: &str, e: &toml::de::Error) -> SetupError {
-    let message = e
-        .message()
-        .trim()
-        .lines()
-        .map(str::trim)
-        .collect::<Vec<_>>()
-        .join("; ");
-    match e.span() {
-        Some(span) => {
-            let start = span.start.min(text.len());
-            let before = &text[..start];
-            let line = before.matches('\n').count() + 1;
-            let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-            let column = before[line_start..].chars().count() + 1;
-            SetupError(format!("{source}:{line}:{column}: {message}"))
-        }
-        None => SetupError(format!("{source}: {message}")),
-    }
-}
-
-struct Ctx<'a> {
-    source: &'a str,
+/// Where validation is: the content text and the path of the entry being checked.
+struct Ctx<'a, 't> {
+    doc: &'a ContentText<'t>,
     entry: String,
 }
 
-impl Ctx<'_> {
+impl Ctx<'_, '_> {
     fn err(&self, field: &str, msg: impl std::fmt::Display) -> SetupError {
-        SetupError(format!(
-            "{}: {}: field '{field}': {msg}",
-            self.source, self.entry
-        ))
+        let path = if self.entry.is_empty() {
+            field.to_string()
+        } else {
+            format!("{}.{field}", self.entry)
+        };
+        self.doc.error(&FieldPath::parse(&path), msg)
     }
     fn range(&self, field: &str, v: i64, lo: i64, hi: i64) -> Result<u8, SetupError> {
         if (lo..=hi).contains(&v) {
@@ -547,16 +520,17 @@ impl Ctx<'_> {
     }
 }
 
-fn compile(raw: RawFile, source: &str) -> Result<Content, SetupError> {
+fn compile(raw: RawFile, doc: &ContentText) -> Result<Content, SetupError> {
+    let source = doc.source();
     let top = Ctx {
-        source,
-        entry: "file".into(),
+        doc,
+        entry: String::new(),
     };
     // Village Center.
     let c = &raw.center;
     let cx = Ctx {
-        source,
-        entry: format!("center '{}'", c.name),
+        doc,
+        entry: "center".into(),
     };
     let mut center_sides = Vec::new();
     for (sname, side) in [("front", &c.front), ("back", &c.back)] {
@@ -602,10 +576,10 @@ fn compile(raw: RawFile, source: &str) -> Result<Content, SetupError> {
         ));
     }
     let mut villages = Vec::new();
-    for v in &raw.village {
+    for (vi, v) in raw.village.iter().enumerate() {
         let cx = Ctx {
-            source,
-            entry: format!("village '{}'", v.name),
+            doc,
+            entry: format!("village[{}]", vi + 1),
         };
         if villages.iter().any(|x: &VillageCard| x.name == v.name) {
             return Err(cx.err("name", "a second village card with this name"));
@@ -658,13 +632,9 @@ fn compile(raw: RawFile, source: &str) -> Result<Content, SetupError> {
     }
     let mut camps: Vec<CampCard> = Vec::new();
     for (i, k) in raw.camp.iter().enumerate() {
-        let label = k
-            .front
-            .as_ref()
-            .map_or_else(|| format!("{}", i + 1), |f| f.name.clone());
         let cx = Ctx {
-            source,
-            entry: format!("camp '{label}'"),
+            doc,
+            entry: format!("camp[{}]", i + 1),
         };
         let mut sides = Vec::new();
         for (sname, side) in [("front", &k.front), ("back", &k.back)] {
@@ -707,13 +677,9 @@ fn compile(raw: RawFile, source: &str) -> Result<Content, SetupError> {
     }
     let mut heroes: Vec<HeroCard> = Vec::new();
     for (i, h) in raw.hero.iter().enumerate() {
-        let label = h
-            .front
-            .as_ref()
-            .map_or_else(|| format!("{}", i + 1), |f| f.name.clone());
         let cx = Ctx {
-            source,
-            entry: format!("hero '{label}'"),
+            doc,
+            entry: format!("hero[{}]", i + 1),
         };
         let mut sides = Vec::new();
         for (sname, side) in [("front", &h.front), ("back", &h.back)] {
@@ -749,10 +715,10 @@ fn compile(raw: RawFile, source: &str) -> Result<Content, SetupError> {
         ));
     }
     let mut bosses: Vec<BossCard> = Vec::new();
-    for b in &raw.boss {
+    for (bi, b) in raw.boss.iter().enumerate() {
         let cx = Ctx {
-            source,
-            entry: format!("boss '{}'", b.name),
+            doc,
+            entry: format!("boss[{}]", bi + 1),
         };
         if bosses.iter().any(|x| x.name.eq_ignore_ascii_case(&b.name)) {
             return Err(cx.err("name", "a second boss with this name"));
@@ -1127,7 +1093,7 @@ mod tests {
         );
         assert_eq!(
             e,
-            "bad.toml: village 'Mill': field 'front.paths[1]': unknown place 'Watermill' (valid: Mill Pond, Waterwheel)"
+            "bad.toml:66:10: village 'Mill': field 'front.paths[1]': unknown place 'Watermill' (valid: Mill Pond, Waterwheel)"
         );
     }
 
@@ -1139,7 +1105,7 @@ mod tests {
         );
         assert!(
             e.starts_with(
-                "bad.toml: village 'Mill': field 'front.north[2]': unknown place 'Nowhere'"
+                "bad.toml:67:23: village 'Mill': field 'front.north[2]': unknown place 'Nowhere'"
             ),
             "{e}"
         );
@@ -1152,9 +1118,8 @@ mod tests {
             "symbols = [\"health\", \"-luck\"]",
         );
         assert!(
-            e.starts_with(
-                "bad.toml: village 'Mill': field 'front.places[1].symbols[2]': unknown symbol '-luck'"
-            ),
+            e.starts_with("bad.toml:")
+                && e.contains(": village 'Mill': field 'front.places[1].symbols[2]': unknown symbol '-luck'"),
             "{e}"
         );
     }
@@ -1178,7 +1143,7 @@ mod tests {
         let e = parse(&text, "bad.toml").expect_err("refused").0;
         assert_eq!(
             e,
-            "bad.toml: village 'Mill': field 'back': missing: a card has a front and a back"
+            "bad.toml:59:1: village 'Mill': field 'back': missing: a card has a front and a back"
         );
     }
 
@@ -1190,7 +1155,7 @@ mod tests {
         );
         assert_eq!(
             e,
-            "bad.toml: village 'Well House': field 'front.places[2].tunnel': two Hidden Tunnels on one card side (a tunnel card has one on each side)"
+            "bad.toml:202:77: village 'Well House': field 'front.places[2].tunnel': two Hidden Tunnels on one card side (a tunnel card has one on each side)"
         );
     }
 
@@ -1202,7 +1167,7 @@ mod tests {
         );
         assert_eq!(
             e,
-            "bad.toml: camp 'Banshee': field 'front.health': 0 is out of range 1..=6"
+            "bad.toml:246:10: camp 1: field 'front.health': 0 is out of range 1..=6"
         );
         let e = parse("center = [", "x.toml").expect_err("refused").0;
         assert!(e.starts_with("x.toml:1:"), "{e}");
