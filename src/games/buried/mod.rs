@@ -222,10 +222,12 @@ impl Buried {
             }
         }
         b.flipped = (below(rng, 1 << 9)) as u16;
-        let tun: Vec<usize> = (0..9)
-            .filter(|&p| p != 4 && c.villages[b.grid[p] as usize].tunnels)
-            .collect();
-        if tun.len() == 2 && tun[1] != 8 - tun[0] {
+        let mut tun = [usize::MAX; 2];
+        for p in (0..9).filter(|&p| p != 4 && c.villages[b.grid[p] as usize].tunnels) {
+            let k = usize::from(tun[0] != usize::MAX);
+            tun[k.min(1)] = p;
+        }
+        if tun[1] != usize::MAX && tun[1] != 8 - tun[0] {
             let (p2, target) = (tun[1], 8 - tun[0]);
             b.grid.swap(p2, target);
             let (f2, ft) = (b.flipped >> p2 & 1, b.flipped >> target & 1);

@@ -479,7 +479,7 @@ impl Buried {
                 && let AttackSkill::DrainOnDefeat { stat, at_least } = camp.skill
                 && self.stat(stat) >= at_least
             {
-                self.lower(stat, 1, &format!("{} defeated", camp.name), trace);
+                self.lower(stat, 1, "drained by the defeated monster's skill", trace);
             }
         }
     }
@@ -1012,7 +1012,7 @@ impl Buried {
         if self.result == 0
             && let AttackSkill::Wound(s) = camp.skill
         {
-            self.lower(s, 1, &format!("{}'s wound", camp.name), trace);
+            self.lower(s, 1, "the monster's wound", trace);
         }
     }
 
