@@ -22,9 +22,9 @@ fn main() {
     };
     // Only a work tree whose top is this crate counts (not a repository around it).
     let top = in_tree(&["rev-parse", "--show-toplevel"]);
-    let ours = top.as_deref().is_some_and(|t| {
-        std::fs::canonicalize(t).ok() == std::fs::canonicalize(&dir).ok()
-    });
+    let ours = top
+        .as_deref()
+        .is_some_and(|t| std::fs::canonicalize(t).ok() == std::fs::canonicalize(&dir).ok());
     let commit = match in_tree(&["rev-parse", "HEAD"]) {
         Some(hash) if ours && !hash.is_empty() => {
             let dirty = in_tree(&["status", "--porcelain", "--untracked-files=no"])

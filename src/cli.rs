@@ -295,7 +295,9 @@ fn run_typed<G: Game>(experiment: Experiment, args: &RunArgs) -> Result<()> {
     // The report is written: a closed or full standard output no longer makes this an error.
     let table = report.table();
     let mut stdout = std::io::stdout().lock();
-    if let Err(e) = stdout.write_all(table.as_bytes()).and_then(|()| stdout.flush())
+    if let Err(e) = stdout
+        .write_all(table.as_bytes())
+        .and_then(|()| stdout.flush())
         && e.kind() != std::io::ErrorKind::BrokenPipe
     {
         warn(&format!(
@@ -652,7 +654,10 @@ fn bench_command(args: &BenchArgs) -> Result<()> {
 /// other failure is one that says it is about standard output.
 fn print_out(text: &str) -> Result<()> {
     let mut stdout = std::io::stdout().lock();
-    match stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
             Err(anyhow::anyhow!("cannot write to standard output: {e}"))
         }

@@ -7,8 +7,8 @@
 
 pub mod content;
 pub mod game;
-pub mod input;
 pub mod games;
+pub mod input;
 pub mod lab;
 pub mod policy;
 

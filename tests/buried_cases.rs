@@ -629,3 +629,76 @@ fn position_text_round_trips_a_hand_written_state() {
         "{e}"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Bad input: names and content files
+
+fn setup_err(pairs: &[(&str, &str)]) -> String {
+    let mut v = sololab::SetupValues::new();
+    for (k, val) in pairs {
+        v.insert(k.to_string(), sololab::AxisValue::Name(val.to_string()));
+    }
+    Buried::resolve_setup(&v).expect_err("refused").0
+}
+
+#[test]
+fn unknown_hero_boss_or_camp_names_list_the_valid_ones() {
+    let e = setup_err(&[("hero", "Wizard")]);
+    assert_eq!(
+        e,
+        "setup 'hero': unknown hero 'Wizard' (valid: random, Mage, Archmage, Ranger, Hunter, Knight, Paladin)"
+    );
+    let e = setup_err(&[("boss", "Dragon")]);
+    assert_eq!(
+        e,
+        "setup 'boss': unknown boss 'Dragon' (valid: random, The Monstrosity, The Devourer)"
+    );
+    let e = setup_err(&[("camps", "Banshee,Goblin,Troll,Kraken")]);
+    assert!(e.starts_with("setup 'camps': unknown camp 'Kraken' (valid: random, Banshee/Wraith, Goblin/Goblin Archer"), "{e}");
+    assert_eq!(e.lines().count(), 1);
+}
+
+#[test]
+fn a_broken_content_file_is_refused_in_one_line_naming_file_entry_and_field() {
+    let text = include_str!("../src/games/buried/content/buried.toml");
+    let dir = std::env::temp_dir().join(format!("buried-bad-content-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    for (name, from, to, expect) in [
+        (
+            "path.toml",
+            "paths = [[\"Mill Pond\", \"Waterwheel\"]]",
+            "paths = [[\"Mill Pond\", \"Nowhere\"]]",
+            "village 'Mill': field 'front.paths[1]': unknown place 'Nowhere'",
+        ),
+        (
+            "symbol.toml",
+            "symbols = [\"health\", \"-mana\"]",
+            "symbols = [\"health\", \"luck\"]",
+            "village 'Mill': field 'front.places[1].symbols[2]': unknown symbol 'luck'",
+        ),
+        (
+            "tunnels.toml",
+            "{ name = \"Wash House\", at = \"e\", symbols = [\"health\", \"-speed\"] }",
+            "{ name = \"Wash House\", at = \"e\", symbols = [\"health\", \"-speed\"], tunnel = true }",
+            "village 'Well House': field 'front.places[2].tunnel': two Hidden Tunnels",
+        ),
+    ] {
+        let path = dir.join(name);
+        std::fs::write(&path, text.replacen(from, to, 1)).expect("write");
+        let e = setup_err(&[("content", path.to_str().expect("utf-8 path"))]);
+        assert!(e.starts_with(&path.display().to_string()), "{e}");
+        assert!(e.contains(expect), "{e}");
+        assert_eq!(e.lines().count(), 1);
+    }
+    // A card without its back side.
+    let start = text.find("\n[camp.back]").expect("a camp back");
+    let end = start + text[start + 1..].find("\n[[camp]]").expect("next camp") + 1;
+    let path = dir.join("side.toml");
+    std::fs::write(&path, format!("{}{}", &text[..start], &text[end..])).expect("write");
+    let e = setup_err(&[("content", path.to_str().expect("utf-8 path"))]);
+    assert!(
+        e.contains("camp 1: field 'back': missing: a card has a front and a back"),
+        "{e}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -201,16 +201,27 @@ fn axis_columns(axes: &[String], loss_causes: &[&str], metric_names: &[&str]) ->
 /// The header of `summary.csv` for these sweep axes, loss causes and metrics: `experiment,
 /// game, strategy`, the [axis columns](axis_column), `games, wins, win_rate, ci_low, ci_high,
 /// mean_turns`, `lost_<cause>` per cause, `mean_<metric>` per metric.
-pub fn summary_columns(axes: &[String], loss_causes: &[&str], metric_names: &[&str]) -> Vec<String> {
+pub fn summary_columns(
+    axes: &[String],
+    loss_causes: &[&str],
+    metric_names: &[&str],
+) -> Vec<String> {
     let mut h: Vec<String> = ["experiment", "game", "strategy"]
         .iter()
         .map(|s| s.to_string())
         .collect();
     h.extend(axis_columns(axes, loss_causes, metric_names));
     h.extend(
-        ["games", "wins", "win_rate", "ci_low", "ci_high", "mean_turns"]
-            .iter()
-            .map(|s| s.to_string()),
+        [
+            "games",
+            "wins",
+            "win_rate",
+            "ci_low",
+            "ci_high",
+            "mean_turns",
+        ]
+        .iter()
+        .map(|s| s.to_string()),
     );
     h.extend(loss_causes.iter().map(|c| format!("lost_{c}")));
     h.extend(metric_names.iter().map(|m| format!("mean_{m}")));

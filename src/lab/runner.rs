@@ -74,7 +74,10 @@ pub enum RunError {
 impl fmt::Display for RunError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            RunError::Threads { threads: 0, message } => {
+            RunError::Threads {
+                threads: 0,
+                message,
+            } => {
                 write!(f, "cannot start the worker threads: {message}")
             }
             RunError::Threads {
@@ -210,8 +213,8 @@ pub fn run_experiment_with_progress<G: Game>(
     progress: &dyn Progress,
 ) -> Report {
     let mut rows = Vec::new();
-    let mut report = try_run_experiment(plan, options, progress, &mut rows)
-        .unwrap_or_else(|e| panic!("{e}"));
+    let mut report =
+        try_run_experiment(plan, options, progress, &mut rows).unwrap_or_else(|e| panic!("{e}"));
     if options.raw {
         report.rows = Some(rows);
     }

@@ -374,7 +374,7 @@ impl Buried {
             A::Place(l) => {
                 let syms = self
                     .place(l)
-                    .map_or(String::new(), |p| super::position::symbols_text(p));
+                    .map_or(String::new(), super::position::symbols_text);
                 format!("place a villager on {} [{syms}]", n(l))
             }
             A::Step(l) => format!("hero steps to {}", n(l)),

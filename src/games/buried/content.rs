@@ -1119,7 +1119,9 @@ mod tests {
         );
         assert!(
             e.starts_with("bad.toml:")
-                && e.contains(": village 'Mill': field 'front.places[1].symbols[2]': unknown symbol '-luck'"),
+                && e.contains(
+                    ": village 'Mill': field 'front.places[1].symbols[2]': unknown symbol '-luck'"
+                ),
             "{e}"
         );
     }

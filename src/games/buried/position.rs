@@ -684,12 +684,11 @@ pub fn parse(text: &str) -> Result<Buried, PositionError> {
                     if parts.len() != 3 {
                         return Err(bad());
                     }
-                    for i in 0..3 {
-                        b.arg[i] = if parts[i] == "-" {
+                    for (slot, part) in b.arg.iter_mut().zip(&parts) {
+                        *slot = if *part == "-" {
                             NONE
                         } else {
-                            parts[i]
-                                .parse::<u8>()
+                            part.parse::<u8>()
                                 .ok()
                                 .filter(|x| *x < 255)
                                 .ok_or_else(bad)?

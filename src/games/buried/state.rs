@@ -318,7 +318,7 @@ impl Buried {
     #[inline]
     pub fn camp_card(&self, c: usize) -> (u8, u8) {
         let pair = ((self.wave.max(1) - 1) / 2) as usize;
-        let flip = u8::from(self.wave.max(1) % 2 == 0);
+        let flip = u8::from(self.wave.max(1).is_multiple_of(2));
         let first = self.draw[pair * 2];
         let side0 = self.first_side[pair] ^ flip;
         if c == 0 {
