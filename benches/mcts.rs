@@ -51,8 +51,8 @@ fn decide<G: Game>(
         .collect()
 }
 
-/// The shipped `mcts-200` (greedy rollouts) and the same search with random rollouts (cheap
-/// rollouts, so the tree's own work weighs more).
+/// The shipped `mcts-200` (greedy rollouts), the same search with random rollouts (cheap
+/// rollouts, so the tree's own work weighs more), and with progressive widening.
 fn strategies() -> Vec<(&'static str, Strategy)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("strategies");
     let shipped = Strategy::named("mcts-200", &dir).expect("shipped strategy");
@@ -64,7 +64,18 @@ fn strategies() -> Vec<(&'static str, Strategy)> {
         }
         other => panic!("mcts-200 is {other:?}"),
     }
-    vec![("mcts-200", shipped), ("mcts-200-random-rollouts", random)]
+    // The widened search of mcts-1000 and mcts-3000 at this budget: ranking a node's
+    // candidates by greedy's values costs one greedy decision per ranked node.
+    let mut widened = shipped.clone();
+    if let StrategyKind::Mcts { config, .. } = &mut widened.kind {
+        config.widening = 1.0;
+        config.exploration = 0.3;
+    }
+    vec![
+        ("mcts-200", shipped),
+        ("mcts-200-random-rollouts", random),
+        ("mcts-200-widened", widened),
+    ]
 }
 
 fn mcts(c: &mut Criterion) {

@@ -1,4 +1,5 @@
-//! The commands of the `sololab` binary: `run`, `play`, `list` and `bench`. Each resolves its input
+//! The commands of the `sololab` binary: `run`, `play`, `list`, `bench` and `fit` (the last and
+//! `bench --strength` live in `cli_search.rs`). Each resolves its input
 //! completely (files, names, values) before doing any work, picks the game through the registry
 //! ([`with_game!`]) and hands the typed work to the library. Errors come back as `anyhow`
 //! errors that `main` prints on one line with exit status 2.
@@ -44,8 +45,12 @@ enum Command {
         #[command(subcommand)]
         what: ListWhat,
     },
-    /// Measure games per second per game and strategy, on one thread and on all threads.
+    /// Measure games per second per game and strategy, on one thread and on all threads
+    /// (with --strength GAME: win rate against CPU time per decision, as CSV and SVG).
     Bench(BenchArgs),
+    /// Fit a leaf evaluation to playouts: regress the game's result on its features and write
+    /// the weights as a strategy file.
+    Fit(crate::cli_search::FitArgs),
 }
 
 /// An integer in `min..=max` from the command line; the error (shown after clap's
@@ -102,6 +107,8 @@ struct BenchArgs {
     /// Print the gate's default workloads, one a line.
     #[arg(long, conflicts_with_all = ["game", "strategy", "games", "csv"])]
     list_workloads: bool,
+    #[command(flatten)]
+    strength: crate::cli_search::StrengthArgs,
 }
 
 #[derive(clap::Args, Debug)]
@@ -224,6 +231,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Play(args) => play_command(&args),
         Command::List { what } => list_command(&what),
         Command::Bench(args) => bench_command(&args),
+        Command::Fit(args) => crate::cli_search::fit_command(&args, Path::new(STRATEGIES_DIR)),
     }
 }
 
@@ -409,27 +417,8 @@ impl Progress for Lines {
         }
         *last = Instant::now();
         let elapsed = self.start.elapsed().as_secs_f64();
-        warn(&progress_line(done, total, elapsed));
+        warn(&lab::progress_line(done, total, elapsed));
     }
-}
-
-/// One progress line: games done, percent, games per second and the time left, which is
-/// `unknown` until a game has finished (never an infinite or undefined number).
-pub fn progress_line(done: u64, total: u64, elapsed_s: f64) -> String {
-    let rate = if elapsed_s > 0.0 {
-        done as f64 / elapsed_s
-    } else {
-        0.0
-    };
-    let eta = if rate > 0.0 && rate.is_finite() {
-        format!("{:.0} s", total.saturating_sub(done) as f64 / rate)
-    } else {
-        "unknown".to_string()
-    };
-    format!(
-        "{done}/{total} games ({:.0}%), {rate:.0} games/s, ETA {eta}",
-        100.0 * done as f64 / total.max(1) as f64
-    )
 }
 
 fn play_command(args: &PlayArgs) -> Result<()> {
@@ -592,6 +581,17 @@ fn bench_command(args: &BenchArgs) -> Result<()> {
             .map(|w| format!("{w}\n"))
             .collect();
         return print_out(&list);
+    }
+    if let Some(game) = &args.strength.strength {
+        return crate::cli_search::strength_command(
+            &args.strength,
+            game,
+            &args.strategy,
+            args.games,
+            args.threads as usize,
+            args.csv,
+            dir,
+        );
     }
     if let Some(text) = &args.workload {
         let workload: lab::Workload = text.parse().map_err(anyhow::Error::msg)?;

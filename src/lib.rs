@@ -11,6 +11,7 @@ pub mod games;
 pub mod input;
 pub mod lab;
 pub mod policy;
+pub mod setup;
 
 pub use game::{
     Axis, AxisKind, AxisValue, Game, GameRng, NoTrace, Outcome, PlanStep, PositionError,

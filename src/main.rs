@@ -5,6 +5,7 @@
 //! and a closed standard output or error is not a crash.
 
 mod cli;
+mod cli_search;
 
 use std::io::Write;
 use std::process::ExitCode;

@@ -133,8 +133,9 @@ fn count_decisions<G: Game>(
 #[test]
 fn greedy_and_mcts_decisions_allocate_nothing_after_warm_up() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("strategies");
-    // (strategy, warm-up games, counted games): MCTS-200 costs about 0.1 s a Rift game.
-    let plan = [("greedy", 10, 60), ("mcts-200", 2, 3)];
+    // (strategy, warm-up games, counted games): MCTS-200 costs about 0.1 s a Rift game,
+    // mcts-1000 (progressive widening) about 0.7 s.
+    let plan = [("greedy", 10, 60), ("mcts-200", 2, 3), ("mcts-1000", 1, 1)];
     for &kind in GameKind::ALL {
         with_game!(kind, G => {
             let setup = G::resolve_setup(&SetupValues::new()).unwrap();

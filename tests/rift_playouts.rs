@@ -1,7 +1,8 @@
-//! Random playouts of Bury Me in the Rift from 10,000 seeds: every game ends within the declared
-//! number of decisions without a panic, the invariants hold after every step, the offered actions
-//! are exactly the legal ones (checked against an independent, scalar legality predicate over the
-//! whole action space), and positions round-trip.
+//! Random playouts of Bury Me in the Rift from 10,000 seeds: the Rift's invariants hold after
+//! every step, and the offered actions are exactly the legal ones (checked against an
+//! independent, scalar legality predicate over the whole action space). What every game must
+//! do (end within `MAX_DECISIONS`, actions exactly while the game goes on, copy equality,
+//! position round-trip, ...) is checked by `tests/conformance.rs`.
 
 use sololab::games::rift::board::{COLS, NO_TILE, ROWS, TILES, Tile, bit, col, row, step};
 use sololab::games::rift::content::{Dir, Move, Shape, Status};
@@ -283,30 +284,16 @@ fn check_invariants(r: &Rift) {
     assert_eq!(r.buildings & r.mountains, 0);
 }
 
-fn playout(seed: u64, setup: &RiftSetup, check_space: bool, roundtrip: bool) -> Rift {
+fn playout(seed: u64, setup: &RiftSetup, check_space: bool) -> Rift {
     let mut srng = stream_rng(seed, 0, Stream::Setup);
     let mut crng = stream_rng(seed, 0, Stream::Chance);
     let mut prng = stream_rng(seed, 0, Stream::Policy);
     let mut r = Rift::new_game(setup, &mut srng);
     let mut acts = Vec::with_capacity(256);
     let mut space = Vec::new();
-    let mut decisions = 0;
     loop {
         check_invariants(&r);
-        let copy = r;
-        assert_eq!(copy, r, "a copy compares equal");
-        if roundtrip {
-            let text = r.to_position();
-            let back =
-                Rift::from_position(&text).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{text}"));
-            assert_eq!(back, r, "seed {seed}: position round-trip\n{text}");
-        }
         r.legal_actions(&mut acts);
-        assert_eq!(
-            acts.is_empty(),
-            r.outcome().is_some(),
-            "seed {seed}: actions iff not over"
-        );
         if acts.is_empty() {
             break;
         }
@@ -322,11 +309,6 @@ fn playout(seed: u64, setup: &RiftSetup, check_space: bool, roundtrip: bool) -> 
         }
         let a = acts[below(&mut prng, acts.len() as u32) as usize];
         r.apply(a, &mut crng);
-        decisions += 1;
-        assert!(
-            decisions <= Rift::MAX_DECISIONS,
-            "seed {seed}: more than MAX_DECISIONS"
-        );
     }
     r
 }
@@ -336,7 +318,7 @@ fn random_playouts_from_10000_seeds_keep_the_invariants() {
     let setup = RiftSetup::default_setup();
     let mut wins = 0;
     for seed in 0..10_000u64 {
-        let r = playout(seed, &setup, seed < 300, seed < 1000);
+        let r = playout(seed, &setup, seed < 300);
         wins += u32::from(r.result == 1);
     }
     // Random play wins some and loses some: neither rate is degenerate.
@@ -358,7 +340,7 @@ fn playouts_under_every_finale_and_difficulty_keep_the_invariants() {
     );
     let setup = RiftSetup::resolve(&values).unwrap();
     for seed in 0..2000u64 {
-        playout(seed, &setup, seed < 200, seed < 300);
+        playout(seed, &setup, seed < 200);
     }
 }
 
@@ -370,7 +352,7 @@ fn campaign_playouts_keep_the_invariants_and_reach_every_game() {
     let games = setup.content.campaign.len() as i64;
     let mut furthest = 0;
     for seed in 0..3000u64 {
-        let r = playout(seed, &setup, seed < 100, seed < 200);
+        let r = playout(seed, &setup, seed < 100);
         let mut m = [0i64; 11];
         r.metrics(&mut m);
         assert!(m[1] >= 1 && m[1] <= games, "furthest game {}", m[1]);

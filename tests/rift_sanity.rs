@@ -1,11 +1,10 @@
-//! Sanity of the Rift's difficulty (issue 4): with greedy, fewer ruins never makes the game or
-//! the campaign easier. If the lab ever says otherwise, a rule is wrong.
+//! Sanity of the Rift's difficulty (issues 4 and 10): fewer ruins never make the game or the
+//! campaign easier. If the lab ever says otherwise, a rule is wrong.
 //!
-//! In single games the win rate at 1 ruin is below the rate at 3 with non-overlapping Wilson
-//! intervals. Whole campaigns from game 1 are (with the assumed content) never won by greedy at
-//! either setting, so for them the test compares the mean number of campaign games won (95%
-//! intervals of the mean apart); the campaign win rate itself is compared on campaigns that
-//! start at the finale, where greedy does win some.
+//! In single games (greedy) and in whole default campaigns (greedy and mcts-200) the win rate
+//! at 1 ruin is below the rate at 3 with non-overlapping Wilson intervals: the difficulty option
+//! moves the campaign win rate itself (issue 10, section 1). The counts are small enough for the
+//! suite; `results/rift-difficulty*` hold the full grid.
 
 use std::path::Path;
 
@@ -55,28 +54,59 @@ fn fewer_ruins_make_a_single_game_harder() {
 }
 
 #[test]
-fn fewer_ruins_make_the_campaign_harder() {
-    let n = 800;
-    let interval = |sum: i64, sq: i64| {
-        let mean = sum as f64 / n as f64;
-        let var = (sq as f64 / n as f64 - mean * mean).max(0.0);
-        let half = Z95 * (var / n as f64).sqrt();
-        (mean - half, mean + half)
-    };
-    let (w3, s3, q3) = greedy_games(&setup("campaign", 3), n);
-    let (w1, s1, q1) = greedy_games(&setup("campaign", 1), n);
-    let (lo3, hi3) = interval(s3, q3);
-    let (lo1, hi1) = interval(s1, q1);
-    assert!(w1 <= w3, "campaign wins: 1 ruin {w1}, 3 ruins {w3}");
+fn fewer_ruins_lower_the_greedy_campaign_win_rate() {
+    let n = 1500;
+    let (w3, ..) = greedy_games(&setup("campaign", 3), n);
+    let (w1, ..) = greedy_games(&setup("campaign", 1), n);
+    let (lo3, hi3) = wilson(w3, n, Z95);
+    let (lo1, hi1) = wilson(w1, n, Z95);
+    assert!(w1 > 0 || w3 > 0, "greedy wins some campaigns");
     assert!(
         hi1 < lo3,
-        "mean games won, 1 ruin [{lo1:.3}, {hi1:.3}] must be below 3 ruins [{lo3:.3}, {hi3:.3}]"
+        "1 ruin: {w1}/{n} [{lo1:.3}, {hi1:.3}] must be below 3 ruins: {w3}/{n} [{lo3:.3}, {hi3:.3}]"
+    );
+}
+
+/// Campaign wins of `strategy` over `n` default campaigns at `ruins`, through the lab's runner on
+/// 2 threads: (wins, Wilson low, Wilson high).
+fn campaign_wins(strategy: &str, ruins: i64, n: u64) -> (u64, f64, f64) {
+    use sololab::lab::{Experiment, Plan, RunOptions, policy_factory, run_experiment};
+    let text = format!(
+        "name = \"campaign-test\"\ngame = \"rift\"\nstrategies = [\"{strategy}\"]\ngames = {n}\nseed = 3\n[setup]\nmode = \"campaign\"\nruins = {ruins}\n"
+    );
+    let experiment = Experiment::parse(&text, "campaign-test").unwrap();
+    let plan = Plan::<Rift>::new(experiment, |name| {
+        policy_factory::<Rift>(name, Path::new("strategies"))
+    })
+    .unwrap();
+    let report = run_experiment(
+        &plan,
+        &RunOptions {
+            threads: 2,
+            raw: false,
+        },
+    );
+    let t = &report.cells[0].totals;
+    let (lo, hi) = wilson(t.wins, t.games, Z95);
+    (t.wins, lo, hi)
+}
+
+/// The strongest shipped strategy wins the default campaign at 20-60% (the calibration target,
+/// CONTENT.md) and less with 1 ruin, intervals apart.
+#[test]
+fn fewer_ruins_lower_the_mcts_campaign_win_rate() {
+    let n = 48;
+    let (w3, lo3, hi3) = campaign_wins("mcts-200", 3, n);
+    let (w1, lo1, hi1) = campaign_wins("mcts-200", 1, n);
+    assert!(
+        hi1 < lo3,
+        "1 ruin: {w1}/{n} [{lo1:.3}, {hi1:.3}] must be below 3 ruins: {w3}/{n} [{lo3:.3}, {hi3:.3}]"
     );
 }
 
 /// The strength ladder on the default setup (issue 3), small: random < greedy < mcts-200 with
 /// Wilson intervals apart, through the lab's runner on 2 threads. `results/rift-ladder` holds the
-/// 2,000-game version (0.2% / 38.2% / 71.2%).
+/// 1,000-game version.
 #[test]
 fn strength_ladder_random_greedy_mcts() {
     use sololab::lab::{Experiment, Plan, RunOptions, policy_factory, run_experiment};
@@ -107,29 +137,5 @@ fn strength_ladder_random_greedy_mcts() {
     assert!(
         g_hi < m_lo,
         "greedy {gw}/150 vs mcts-200 {mw}/150: {rates:?}"
-    );
-}
-
-/// The campaign win rate itself, where greedy wins campaigns at all: a campaign that starts at
-/// the finale (`game = 5`, the campaign card's last game with its moon effects). At 1 ruin its
-/// win rate is below the rate at 3 with intervals apart. (From game 1, greedy wins no campaign at
-/// either setting: see results/README.md.)
-#[test]
-fn fewer_ruins_lower_the_campaign_win_rate_from_the_finale() {
-    let n = 2000;
-    let finale = |ruins: i64| {
-        let mut v = SetupValues::new();
-        v.insert("mode".into(), AxisValue::Name("campaign".into()));
-        v.insert("game".into(), AxisValue::Int(5));
-        v.insert("ruins".into(), AxisValue::Int(ruins));
-        RiftSetup::resolve(&v).unwrap()
-    };
-    let (w3, ..) = greedy_games(&finale(3), n);
-    let (w1, ..) = greedy_games(&finale(1), n);
-    let (lo3, hi3) = wilson(w3, n, Z95);
-    let (lo1, hi1) = wilson(w1, n, Z95);
-    assert!(
-        hi1 < lo3,
-        "1 ruin: {w1}/{n} [{lo1:.3}, {hi1:.3}] must be below 3 ruins: {w3}/{n} [{lo3:.3}, {hi3:.3}]"
     );
 }

@@ -61,11 +61,8 @@ impl Game for Race {
         &AXES
     }
     fn resolve_setup(values: &SetupValues) -> Result<u8, SetupError> {
-        match values.get("start") {
-            None => Ok(0),
-            Some(crate::AxisValue::Int(v)) if (0..=9).contains(v) => Ok(*v as u8),
-            Some(v) => Err(SetupError(format!("axis 'start': {v} is not in 0..=9"))),
-        }
+        let r = crate::setup::AxisReader::new(Self::NAME, &AXES, values)?;
+        Ok(r.int("start")?.unwrap_or(0) as u8)
     }
     fn axis_names(_setup: &u8, _axis: &str) -> Vec<String> {
         Vec::new()

@@ -12,12 +12,14 @@
 
 mod bench;
 mod experiment;
+mod fit;
 mod plan;
 mod play;
 mod report;
 mod report_dir;
 mod runner;
 mod stats;
+mod strength;
 
 pub use bench::{
     BENCH_CSV_HEADER, BENCH_SEED, BENCH_STRATEGIES, BenchRow, Counted, Workload, WorkloadAnswer,
@@ -28,6 +30,7 @@ pub use experiment::{
     ErrorKind, Experiment, ExperimentError, Location, MAX_CELLS, MAX_GAMES_PER_CELL, MAX_SEED,
     MAX_TOTAL_GAMES, experiment_names, find_experiment,
 };
+pub use fit::{LogisticFit, Playouts, RIDGE, collect_playouts, fit_logistic, fitted_strategy};
 pub use plan::{Cell, Plan, PlanStrategy, PolicyFactory, StrategySource, strategy_source};
 pub use play::{play_traced, setup_from_pairs};
 pub use report::{
@@ -37,6 +40,11 @@ pub use report::{
 pub use report_dir::{LOCK, MARKER, RUN_TOML_HEADER, ReportDir, ReportFile, abandon_reports};
 pub use runner::{
     MAX_THREADS, NoProgress, Progress, RAW_CHUNK, RowSink, RunError, RunOptions, blank_report,
-    play_game, run_experiment, run_experiment_with_progress, thread_pool, try_run_experiment,
+    play_game, progress_line, run_experiment, run_experiment_with_progress, thread_pool,
+    try_run_experiment,
 };
 pub use stats::{Z95, wilson};
+pub use strength::{
+    STRENGTH_CSV_HEADER, STRENGTH_STRATEGIES, StrengthRow, measure_strength, strength_csv,
+    strength_svg, thread_cpu_seconds,
+};

@@ -503,6 +503,8 @@ fn strategy_toml(name: &str, definition: Option<&Strategy>) -> String {
             s.push_str(&format!("exploration = {}\n", float(config.exploration)));
             s.push_str(&format!("rollout = {}\n", quote(rollout)));
             s.push_str(&format!("rollout_depth = {}\n", config.rollout_depth));
+            s.push_str(&format!("widening = {}\n", float(config.widening)));
+            s.push_str(&format!("stop_at_chance = {}\n", config.stop_at_chance));
             weights
         }
     };

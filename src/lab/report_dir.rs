@@ -155,10 +155,12 @@ impl ReportDir {
             lock: PathBuf::new(),
             created: Vec::new(),
         };
-        let result = Self::prepare(&out, &staging, files, &mut debris);
-        match result {
+        // Under the registry's lock, so that a signal handler cleaning up sees either nothing
+        // of this folder or all that was created.
+        let mut open = open_reports();
+        match Self::prepare(&out, &staging, files, &mut debris) {
             Ok(lock) => {
-                open_reports().push((id, debris));
+                open.push((id, debris));
                 Ok(ReportDir {
                     out,
                     staging,

@@ -127,6 +127,25 @@ pub trait Progress: Sync {
     fn finish(&self, _done: u64, _total: u64) {}
 }
 
+/// One progress line: games done, percent, games per second and the time left, which is
+/// `unknown` until a game has finished (never an infinite or undefined number).
+pub fn progress_line(done: u64, total: u64, elapsed_s: f64) -> String {
+    let rate = if elapsed_s > 0.0 {
+        done as f64 / elapsed_s
+    } else {
+        0.0
+    };
+    let eta = if rate > 0.0 && rate.is_finite() {
+        format!("{:.0} s", total.saturating_sub(done) as f64 / rate)
+    } else {
+        "unknown".to_string()
+    };
+    format!(
+        "{done}/{total} games ({:.0}%), {rate:.0} games/s, ETA {eta}",
+        100.0 * done as f64 / total.max(1) as f64
+    )
+}
+
 /// Progress that goes nowhere.
 pub struct NoProgress;
 

@@ -161,6 +161,21 @@ impl<G: Game> GreedyPolicy<G> {
     }
 }
 
+impl<G: Game> GreedyPolicy<G> {
+    /// Writes into `out` the value (see the type's docs) of every action of `legal` in
+    /// `state`, in `legal`'s order, on the samples seeded from `seed`. MCTS orders its
+    /// children by these values (progressive widening). No allocation once `out` and the
+    /// policy's buffers have grown.
+    pub(crate) fn values(&mut self, state: &G, legal: &[G::Action], seed: u64, out: &mut Vec<f64>) {
+        self.seed_samples(seed);
+        out.clear();
+        for &action in legal {
+            let v = self.value(state, action);
+            out.push(v);
+        }
+    }
+}
+
 impl<G: Game> Policy<G> for GreedyPolicy<G> {
     /// # Panics
     /// Panics when `legal` is empty.

@@ -29,6 +29,18 @@ pub struct MctsConfig {
     pub rollout: Rollout,
     /// The most player decisions one rollout plays before it is cut off and scored, `>= 1`.
     pub rollout_depth: u32,
+    /// Progressive widening, finite and `>= 0`; `0` turns it off. When on, a node's children
+    /// are tried in the order of their greedy value (the one-ply look-ahead of
+    /// [`GreedyPolicy`], a move scored with its best attack), best first, and a node visited
+    /// `n` times has at most `1 + floor(widening * sqrt(n))` children; when off, every legal
+    /// action is expanded, in uniformly random order, before any is revisited.
+    pub widening: f64,
+    /// Whether the tree stops where chance begins: an action whose `apply` draws from the
+    /// generator (a die, a draw) ends the descent, and the rest of the iteration is the
+    /// rollout. The tree then holds only lines of play whose outcome the player controls, and
+    /// what follows a roll is played by the rollout policy, which sees the roll, instead of by
+    /// an open-loop line that has to serve every roll at once.
+    pub stop_at_chance: bool,
 }
 
 /// The value in `[0, 1]` of a rollout cut off before the end: the logistic
@@ -64,7 +76,15 @@ struct Node<A> {
     /// up: checked first, so that finding a node's eligible children costs one comparison per
     /// child while the legal list stays the same (it usually does).
     slot: u16,
+    /// Progressive widening: where this node's ranked candidate actions start in the ranking
+    /// arena, and how many there are (`UNRANKED` until ranked).
+    rank_off: u32,
+    rank_len: u16,
+    /// Progressive widening: how many of the ranked candidates have become children.
+    children: u16,
 }
+
+const UNRANKED: u16 = u16::MAX;
 
 /// Open-loop UCT with determinization (single-observer ISMCTS for a single agent).
 ///
@@ -105,6 +125,13 @@ pub struct MctsPolicy<G: Game> {
     ln_table: Vec<f64>,
     /// The weighted feature score of the undeterminized root, once computed this decision.
     root_score: Option<f64>,
+    /// Progressive widening: the greedy look-ahead that ranks a node's candidates.
+    ranker: Option<GreedyPolicy<G>>,
+    /// Progressive widening: every ranked node's candidates, best first, one slice per node.
+    ranked: Vec<G::Action>,
+    /// Progressive widening: greedy values and the sort order of one node's candidates.
+    values: Vec<f64>,
+    order: Vec<u32>,
 }
 
 /// The most entries of [`MctsPolicy`]'s `ln` table (512 KiB).
@@ -130,6 +157,13 @@ impl<G: Game> MctsPolicy<G> {
             config.exploration
         );
         assert!(config.rollout_depth >= 1, "MCTS rollout_depth must be >= 1");
+        assert!(
+            config.widening.is_finite() && config.widening >= 0.0,
+            "MCTS widening {} is not a finite number >= 0",
+            config.widening
+        );
+        let ranker = (config.widening > 0.0).then(|| GreedyPolicy::new(weights.clone(), 1));
+        let widened = config.widening > 0.0;
         let greedy = match config.rollout {
             Rollout::Random => None,
             Rollout::Greedy => Some(GreedyPolicy::new(weights.clone(), 1)),
@@ -146,6 +180,16 @@ impl<G: Game> MctsPolicy<G> {
                 .map(|n| f64::from(n).ln())
                 .collect(),
             root_score: None,
+            ranker,
+            // A node is ranked on its second visit, so at most `iterations / 2 + 1` nodes are
+            // ranked, each with its legal actions (128 covers the Rift's widest turns).
+            ranked: Vec::with_capacity(if widened {
+                (config.iterations as usize / 2 + 1).min(1 << 16) * 128
+            } else {
+                0
+            }),
+            values: Vec::with_capacity(64),
+            order: Vec::with_capacity(64),
         }
     }
 
@@ -169,6 +213,31 @@ impl<G: Game> MctsPolicy<G> {
         self.nodes.len()
     }
 
+    /// The greatest depth of the last search's tree (root children are at depth 1; 0 before
+    /// the first search or when only the root exists): how many player decisions ahead the
+    /// tree, not the rollouts, reached.
+    pub fn tree_depth(&self) -> u32 {
+        let mut depth = vec![0u32; self.nodes.len()];
+        let mut deepest = 0;
+        // Children always come after their parent in the arena.
+        for i in 1..self.nodes.len() {
+            depth[i] = depth[self.nodes[i].parent as usize] + 1;
+            deepest = deepest.max(depth[i]);
+        }
+        deepest
+    }
+
+    /// The number of children of the last search's root.
+    pub fn root_children(&self) -> usize {
+        let mut n = 0;
+        let mut c = self.nodes.first().map_or(NONE, |r| r.first_child);
+        while c != NONE {
+            n += 1;
+            c = self.nodes[c as usize].next_sibling;
+        }
+        n
+    }
+
     fn add_child(&mut self, parent: u32, action: G::Action) -> u32 {
         let index = self.nodes.len() as u32;
         let next_sibling = self.nodes[parent as usize].first_child;
@@ -181,9 +250,156 @@ impl<G: Game> MctsPolicy<G> {
             avail: 1,
             total: 0.0,
             slot: u16::MAX,
+            rank_off: 0,
+            rank_len: UNRANKED,
+            children: 0,
         });
         self.nodes[parent as usize].first_child = index;
         index
+    }
+
+    /// Ranks `node`'s candidates (the legal actions of `s`, in `self.legal`) by their greedy
+    /// value, best first (ties in legal order), into the ranking arena.
+    fn rank(&mut self, node: u32, s: &G, search: &mut GameRng) {
+        let seed = search.next_u64();
+        let ranker = self.ranker.as_mut().expect("widening builds a ranker");
+        ranker.values(s, &self.legal, seed, &mut self.values);
+        self.order.clear();
+        self.order.extend(0..self.legal.len() as u32);
+        let values = &self.values;
+        self.order.sort_by(|&a, &b| {
+            values[b as usize]
+                .partial_cmp(&values[a as usize])
+                .unwrap_or(std::cmp::Ordering::Equal)
+                .then(a.cmp(&b))
+        });
+        let off = self.ranked.len() as u32;
+        let len = self.legal.len().min(UNRANKED as usize - 1);
+        for &j in &self.order[..len] {
+            self.ranked.push(self.legal[j as usize]);
+        }
+        let nd = &mut self.nodes[node as usize];
+        nd.rank_off = off;
+        nd.rank_len = len as u16;
+    }
+
+    /// Finds `node`'s eligible children (those whose action is in `self.legal`), marking
+    /// their legal slots in `self.tried` and listing them in `self.eligible`.
+    fn find_eligible(&mut self, node: u32) {
+        self.tried.clear();
+        self.tried.resize(self.legal.len(), false);
+        self.eligible.clear();
+        let mut c = self.nodes[node as usize].first_child;
+        while c != NONE {
+            let child = &mut self.nodes[c as usize];
+            let slot = child.slot as usize;
+            let found = if self.legal.get(slot) == Some(&child.action) {
+                Some(slot)
+            } else {
+                self.legal.iter().position(|&a| a == child.action)
+            };
+            if let Some(j) = found {
+                child.slot = u16::try_from(j).unwrap_or(u16::MAX);
+                self.tried[j] = true;
+                self.eligible.push(c);
+            }
+            c = child.next_sibling;
+        }
+    }
+
+    /// The eligible child with the highest UCB1 (first in `self.eligible` on ties), counting
+    /// one more availability for each eligible child.
+    fn best_ucb(&mut self) -> u32 {
+        let mut best = NONE;
+        let mut best_ucb = f64::NEG_INFINITY;
+        for &c in &self.eligible {
+            let child = &mut self.nodes[c as usize];
+            child.avail += 1;
+            let (avail, visits, total) = (child.avail, child.visits as f64, child.total);
+            let ucb = total / visits + self.config.exploration * (self.ln(avail) / visits).sqrt();
+            if ucb > best_ucb || best == NONE {
+                best_ucb = ucb;
+                best = c;
+            }
+        }
+        best
+    }
+
+    /// Plain UCT selection at `node` for the legal actions in `self.legal`: expands an
+    /// untried legal action chosen uniformly (`(child, true)`), else the best UCB1 child.
+    fn select_uct(&mut self, node: u32, search: &mut GameRng) -> (u32, bool) {
+        self.find_eligible(node);
+        let untried = self.legal.len() - self.eligible.len();
+        if untried > 0 {
+            let k = below(search, untried as u32) as usize;
+            let j = self
+                .tried
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| !**t)
+                .nth(k)
+                .map(|(j, _)| j)
+                .expect("k < untried");
+            let action = self.legal[j];
+            let child = self.add_child(node, action);
+            self.nodes[child as usize].slot = u16::try_from(j).unwrap_or(u16::MAX);
+            return (child, true);
+        }
+        (self.best_ucb(), false)
+    }
+
+    /// Selection with progressive widening at `node` in state `s` (legal actions in
+    /// `self.legal`): ranks the node on its first selection, opens ranked candidates as
+    /// children up to the widening limit, and returns an eligible child never visited
+    /// (`(child, true)`) or the best UCB1 child. `None` when no ranked candidate is legal
+    /// in `s` (possible only where determinization or chance changed the legal actions).
+    fn select_widened(&mut self, node: u32, s: &G, search: &mut GameRng) -> Option<(u32, bool)> {
+        if self.nodes[node as usize].rank_len == UNRANKED {
+            self.rank(node, s, search);
+        }
+        let nd = self.nodes[node as usize];
+        let limit = 1 + (self.config.widening * f64::from(nd.visits).sqrt()) as usize;
+        let limit = limit.min(nd.rank_len as usize);
+        for k in nd.children as usize..limit {
+            let action = self.ranked[nd.rank_off as usize + k];
+            let child = self.add_child(node, action);
+            self.nodes[child as usize].avail = 0;
+        }
+        if (nd.children as usize) < limit {
+            self.nodes[node as usize].children = limit as u16;
+        }
+        self.find_eligible(node);
+        if self.eligible.is_empty() {
+            // Open ranked candidates beyond the limit until one is legal here.
+            let nd = self.nodes[node as usize];
+            for k in nd.children as usize..nd.rank_len as usize {
+                let action = self.ranked[nd.rank_off as usize + k];
+                let child = self.add_child(node, action);
+                self.nodes[node as usize].children = k as u16 + 1;
+                if self.legal.contains(&action) {
+                    return Some((child, true));
+                }
+                self.nodes[child as usize].avail = 0;
+            }
+            return None;
+        }
+        // Children are linked newest first, so the last unvisited one in the list is the best
+        // ranked of them.
+        let mut fresh = NONE;
+        for &c in &self.eligible {
+            let child = &mut self.nodes[c as usize];
+            child.avail += 1;
+            if child.visits == 0 {
+                fresh = c;
+            }
+        }
+        if fresh != NONE {
+            return Some((fresh, true));
+        }
+        for &c in &self.eligible {
+            self.nodes[c as usize].avail -= 1;
+        }
+        Some((self.best_ucb(), false))
     }
 
     /// One iteration from `root`: determinize, descend, expand, roll out, back up.
@@ -206,57 +422,20 @@ impl<G: Game> MctsPolicy<G> {
                 break terminal_value(outcome);
             }
             s.legal_actions(&mut self.legal);
-            self.tried.clear();
-            self.tried.resize(self.legal.len(), false);
-            self.eligible.clear();
-            let mut c = self.nodes[node as usize].first_child;
-            while c != NONE {
-                let child = &mut self.nodes[c as usize];
-                let slot = child.slot as usize;
-                let found = if self.legal.get(slot) == Some(&child.action) {
-                    Some(slot)
-                } else {
-                    self.legal.iter().position(|&a| a == child.action)
-                };
-                if let Some(j) = found {
-                    child.slot = u16::try_from(j).unwrap_or(u16::MAX);
-                    self.tried[j] = true;
-                    self.eligible.push(c);
+            let (next, fresh) = if self.config.widening > 0.0 {
+                match self.select_widened(node, &s, search) {
+                    Some(pick) => pick,
+                    None => break self.rollout(&mut s, search, root_score),
                 }
-                c = child.next_sibling;
-            }
-            let untried = self.legal.len() - self.eligible.len();
-            if untried > 0 {
-                let k = below(search, untried as u32) as usize;
-                let j = self
-                    .tried
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, t)| !**t)
-                    .nth(k)
-                    .map(|(j, _)| j)
-                    .expect("k < untried");
-                let action = self.legal[j];
-                node = self.add_child(node, action);
-                self.nodes[node as usize].slot = u16::try_from(j).unwrap_or(u16::MAX);
-                s.apply(action, search);
+            } else {
+                self.select_uct(node, search)
+            };
+            node = next;
+            let before = self.config.stop_at_chance.then(|| search.clone());
+            s.apply(self.nodes[node as usize].action, search);
+            if fresh || before.is_some_and(|b| b != *search) {
                 break self.rollout(&mut s, search, root_score);
             }
-            let mut best = NONE;
-            let mut best_ucb = f64::NEG_INFINITY;
-            for &c in &self.eligible {
-                let child = &mut self.nodes[c as usize];
-                child.avail += 1;
-                let (avail, visits, total) = (child.avail, child.visits as f64, child.total);
-                let ucb =
-                    total / visits + self.config.exploration * (self.ln(avail) / visits).sqrt();
-                if ucb > best_ucb || best == NONE {
-                    best_ucb = ucb;
-                    best = c;
-                }
-            }
-            node = best;
-            s.apply(self.nodes[node as usize].action, search);
         };
         let mut n = node;
         loop {
@@ -314,7 +493,11 @@ impl<G: Game> Policy<G> for MctsPolicy<G> {
             avail: 0,
             total: 0.0,
             slot: u16::MAX,
+            rank_off: 0,
+            rank_len: UNRANKED,
+            children: 0,
         });
+        self.ranked.clear();
         for _ in 0..self.config.iterations {
             self.iterate(state, &mut search);
         }
@@ -357,6 +540,8 @@ mod tests {
             exploration: 1.0,
             rollout,
             rollout_depth: 10,
+            widening: 0.0,
+            stop_at_chance: false,
         };
         MctsPolicy::new(config, weights)
     }
@@ -446,6 +631,120 @@ mod tests {
         // root + 4 first actions + 3 attacks after the moves.
         assert_eq!(policy.tree_size(), 8);
         assert!(matches!(action, DuelAction::Move(_) | DuelAction::Wait));
+    }
+
+    fn configured<G: Game>(
+        iterations: u32,
+        widening: f64,
+        stop_at_chance: bool,
+        weights: Vec<f64>,
+    ) -> MctsPolicy<G> {
+        let config = MctsConfig {
+            iterations,
+            exploration: 1.0,
+            rollout: Rollout::Greedy,
+            rollout_depth: 10,
+            widening,
+            stop_at_chance,
+        };
+        MctsPolicy::new(config, weights)
+    }
+
+    /// The depth of node `n` (the root is 0).
+    fn depth<A>(nodes: &[Node<A>], mut n: u32) -> u32 {
+        let mut d = 0;
+        while n != 0 {
+            n = nodes[n as usize].parent;
+            d += 1;
+        }
+        d
+    }
+
+    #[test]
+    fn stop_at_chance_keeps_rolls_out_of_the_tree() {
+        // In Race only running flips a coin: with the tree stopping at chance, no node lies
+        // below a Run, so the tree is the walking line plus one Run leaf per depth.
+        let legal = [RaceAction::Walk, RaceAction::Run];
+        let start = Race {
+            position: 0,
+            turn: 0,
+        };
+        let mut rng = stream_rng(8, 0, Stream::Policy);
+        let mut policy = configured::<Race>(300, 0.0, true, vec![1.0, 0.0]);
+        policy.choose(&start, &legal, &mut rng);
+        for (i, n) in policy.nodes.iter().enumerate().skip(1) {
+            let parent = &policy.nodes[n.parent as usize];
+            assert!(
+                n.parent == 0 || parent.action == RaceAction::Walk,
+                "node {i} lies below a Run"
+            );
+        }
+        // 6 turns: at most 6 Walk nodes and 6 Run leaves.
+        assert!(policy.tree_size() <= 13, "{}", policy.tree_size());
+        // Without it the tree grows below the runs too.
+        let mut open = configured::<Race>(300, 0.0, false, vec![1.0, 0.0]);
+        open.choose(&start, &legal, &mut rng);
+        assert!(open.tree_size() > 13, "{}", open.tree_size());
+    }
+
+    #[test]
+    fn widening_opens_children_best_first_and_by_visits() {
+        // Duel: the greedy ranking is move 2 (5), move 0 and move 1 (2), wait (0).
+        let state = Duel::new_game(&(), &mut stream_rng(0, 0, Stream::Setup));
+        let mut legal = Vec::new();
+        state.legal_actions(&mut legal);
+        let mut rng = stream_rng(9, 0, Stream::Policy);
+        let mut policy = configured::<Duel>(3, 0.5, false, vec![1.0]);
+        assert_eq!(policy.choose(&state, &legal, &mut rng), DuelAction::Move(2));
+        // 3 root visits: 1 + floor(0.5 * sqrt(2)) = 1 child at the last selection, so the
+        // only root child is the best ranked one, visited 3 times.
+        let kids: Vec<(DuelAction, u32)> = {
+            let mut v = Vec::new();
+            let mut c = policy.nodes[0].first_child;
+            while c != NONE {
+                v.push((
+                    policy.nodes[c as usize].action,
+                    policy.nodes[c as usize].visits,
+                ));
+                c = policy.nodes[c as usize].next_sibling;
+            }
+            v
+        };
+        assert_eq!(kids, [(DuelAction::Move(2), 3)]);
+        // With 100 iterations every root action is opened (1 + floor(0.5 * sqrt(99)) = 5 > 4);
+        // every line of Duel wins, so any of them may be chosen.
+        let mut policy = configured::<Duel>(100, 0.5, false, vec![1.0]);
+        assert!(legal.contains(&policy.choose(&state, &legal, &mut rng)));
+        let mut c = policy.nodes[0].first_child;
+        let mut n = 0;
+        while c != NONE {
+            n += 1;
+            c = policy.nodes[c as usize].next_sibling;
+        }
+        assert_eq!(n, 4);
+        assert_eq!(policy.root_children(), 4);
+        assert_eq!(policy.tree_depth(), 2);
+        assert_eq!(policy.nodes[0].visits, 100);
+        assert!((1..policy.tree_size() as u32).all(|n| depth(&policy.nodes, n) <= 2));
+    }
+
+    #[test]
+    fn widened_search_still_takes_the_sure_win_and_the_only_chance() {
+        let legal = [RaceAction::Walk, RaceAction::Run];
+        for stop in [false, true] {
+            let mut policy = configured::<Race>(200, 1.0, stop, vec![1.0, 0.0]);
+            let mut rng = stream_rng(10, 0, Stream::Policy);
+            let at_nine = Race {
+                position: 9,
+                turn: 3,
+            };
+            assert_eq!(policy.choose(&at_nine, &legal, &mut rng), RaceAction::Walk);
+            let behind = Race {
+                position: 4,
+                turn: 4,
+            };
+            assert_eq!(policy.choose(&behind, &legal, &mut rng), RaceAction::Run);
+        }
     }
 
     #[test]

@@ -14,6 +14,8 @@
 //! exploration = 1.0        # mcts: UCB1 constant, a finite number >= 0
 //! rollout = "greedy"       # mcts: "random" | "greedy"
 //! rollout_depth = 6        # mcts: player decisions per rollout before the cut-off, >= 1
+//! widening = 1.0           # mcts, optional (default 0 = off): progressive widening
+//! stop_at_chance = true    # mcts, optional (default false): the tree ends where chance begins
 //! # samples = 16           # greedy: chance samples per candidate, 1..=10000
 //!
 //! [weights.race]           # greedy, mcts: feature name -> weight, per game (Game::NAME)
@@ -21,8 +23,9 @@
 //! ```
 //!
 //! `random` takes only `kind`; `greedy` takes `kind`, `samples`, `weights`; `mcts` takes
-//! `kind`, `iterations`, `exploration`, `rollout`, `rollout_depth`, `weights`. Every key of the
-//! kind is required and no other key is accepted. Weight tables are checked against the
+//! `kind`, `iterations`, `exploration`, `rollout`, `rollout_depth`, `weights` and optionally
+//! `widening` and `stop_at_chance` ([`MctsConfig`]). Every other key of the kind is required
+//! and no other key is accepted. Weight tables are checked against the
 //! game's features when the strategy is built for a game, and that game's table must exist
 //! (it may be empty).
 
@@ -113,6 +116,7 @@ const SHIPPED: &[(&str, &str)] = &[
     ("greedy", include_str!("../../strategies/greedy.toml")),
     ("mcts-1000", include_str!("../../strategies/mcts-1000.toml")),
     ("mcts-200", include_str!("../../strategies/mcts-200.toml")),
+    ("mcts-3000", include_str!("../../strategies/mcts-3000.toml")),
     ("random", include_str!("../../strategies/random.toml")),
 ];
 
@@ -126,7 +130,11 @@ const MCTS_KEYS: &[&str] = &[
     "rollout",
     "rollout_depth",
     "weights",
+    "widening",
+    "stop_at_chance",
 ];
+/// Keys a kind takes that may be left out (they default to the search of earlier versions).
+const OPTIONAL_KEYS: &[&str] = &["widening", "stop_at_chance"];
 
 impl Strategy {
     /// Reads and validates the strategy in `text`, named `name`; `origin` says where the text
@@ -189,7 +197,7 @@ impl Strategy {
             }));
         }
         for key in keys {
-            if !table.contains_key(*key) {
+            if !table.contains_key(*key) && !OPTIONAL_KEYS.contains(key) {
                 return Err(r.error(StrategyErrorKind::MissingKey {
                     key: key.to_string(),
                     needed_by: format!("kind \"{kind_name}\""),
@@ -218,6 +226,8 @@ impl Strategy {
                         u32::MAX,
                         "an integer in 1..=4294967295",
                     )?,
+                    widening: r.widening()?,
+                    stop_at_chance: r.flag("stop_at_chance")?,
                 },
                 weights: r.weights()?,
             },
@@ -644,6 +654,30 @@ impl Reader<'_> {
         }
     }
 
+    /// `widening`: a finite number >= 0, 0 when absent.
+    fn widening(&self) -> Result<f64, StrategyError> {
+        let v = match self.table.get("widening") {
+            None => return Ok(0.0),
+            Some(Value::Float(v)) => *v,
+            Some(Value::Integer(v)) => *v as f64,
+            Some(v) => return Err(self.wrong_type("widening", "a number", v)),
+        };
+        if v.is_finite() && v >= 0.0 {
+            Ok(v)
+        } else {
+            Err(self.bad_value("widening", v, "a finite number >= 0"))
+        }
+    }
+
+    /// A boolean key, `false` when absent.
+    fn flag(&self, key: &str) -> Result<bool, StrategyError> {
+        match self.table.get(key) {
+            None => Ok(false),
+            Some(Value::Boolean(b)) => Ok(*b),
+            Some(v) => Err(self.wrong_type(key, "a boolean", v)),
+        }
+    }
+
     fn rollout(&self) -> Result<Rollout, StrategyError> {
         match &self.table["rollout"] {
             Value::String(s) if s == "random" => Ok(Rollout::Random),
@@ -706,6 +740,7 @@ mod tests {
                 ("greedy", "greedy"),
                 ("mcts-1000", "mcts"),
                 ("mcts-200", "mcts"),
+                ("mcts-3000", "mcts"),
                 ("random", "random")
             ]
         );
@@ -713,7 +748,7 @@ mod tests {
 
     #[test]
     fn shipped_mcts_budgets_are_as_named() {
-        for (name, iterations) in [("mcts-200", 200), ("mcts-1000", 1000)] {
+        for (name, iterations) in [("mcts-200", 200), ("mcts-1000", 1000), ("mcts-3000", 3000)] {
             let s = Strategy::named(name, Path::new("/nonexistent")).unwrap();
             match s.kind {
                 StrategyKind::Mcts { config, .. } => assert_eq!(config.iterations, iterations),

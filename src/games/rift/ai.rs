@@ -444,7 +444,10 @@ impl Rift {
             if self.monsters[i].at != Where::Supply {
                 continue;
             }
-            let Some(c) = (0..3u8).map(|k| (card + k) % 3).find(|&c| {
+            // Rightward (I1), or leftward with `rule_detect_right = false`.
+            let right = self.campaign.rules & super::switches::rule::DETECT_RIGHT != 0;
+            let step = if right { 1 } else { 2 };
+            let Some(c) = (0..3u8).map(|k| (card + k * step) % 3).find(|&c| {
                 self.monsters
                     .iter()
                     .filter(|m| m.at != Where::Supply && m.card == c)
@@ -490,7 +493,7 @@ impl Rift {
                 )
             });
             next_spawn = (n + 1) % 8 + 1;
-            card = (c + 1) % 3;
+            card = (c + step) % 3;
         }
         count
     }

@@ -56,7 +56,8 @@ pub const SIDE_COLS: usize = 3;
 /// is not a permutation of N, E, S, W; a seek other than ±1; a number out of range (hp 0, ...);
 /// an unknown mech or map name; a duplicate name; a special tile on the wrong terrain; fewer
 /// than 2 deployable tiles in a side's top 2 rows; a weapon row on a mech card (second weapons
-/// come from pilot upgrades); a campaign whose last game is not its only finale.
+/// come from pilot upgrades); a campaign whose last game is not its only finale; a spawn tile
+/// that walls a walking monster in ([`super::spawn_check`]).
 pub fn parse(text: &str, source: &str) -> Result<Content, SetupError> {
     let doc = ContentText::new(source, text).with_labels(LABELS);
     let raw: RawFile = doc.deserialize()?;
@@ -65,6 +66,11 @@ pub fn parse(text: &str, source: &str) -> Result<Content, SetupError> {
         names: Names::default(),
     }
     .compile(raw)
+    .and_then(|c| {
+        super::spawn_check::check_spawn_exits(&c, source)
+            .map_err(SetupError)
+            .map(|()| c)
+    })
 }
 
 /// How entries are named in errors where the table's key is not the word (`campaign game 2`).

@@ -14,7 +14,9 @@ pub mod content;
 pub mod content_file;
 pub mod position;
 pub mod rules;
+pub mod spawn_check;
 pub mod state;
+pub mod switches;
 
 use std::fmt;
 
@@ -25,9 +27,11 @@ use board::{NO_TILE, bit, tiles};
 use content::{Content, Finale, Goal, Slot};
 use state::{Campaign, Mech, Monster, Phase, Tally, side_tile, st};
 
+use crate::setup::{AxisReader, pick_name};
+
 use crate::game::{
-    Axis, AxisKind, AxisValue, Game, GameRng, Outcome, PlanStep, PositionError, SetupError,
-    SetupValues, Tracer, below,
+    Axis, AxisKind, Game, GameRng, Outcome, PlanStep, PositionError, SetupError, SetupValues,
+    Tracer, below,
 };
 
 /// Loss causes, indexed by [`state::cause`].
@@ -77,12 +81,14 @@ pub struct RiftSetup {
     pub finale: Option<bool>,
     /// Campaign mode (`mode = "campaign"`): a won game leads to the next on the campaign card.
     pub campaign: bool,
+    /// The contested rules' readings (`rule_*` axes; CONTENT.md).
+    pub switches: switches::Switches,
 }
 
 /// The pilot pick meaning "the mech's own pilot".
 pub const OWN_PILOT: u8 = u8::MAX;
 
-static AXES: [Axis; 19] = [
+static AXES: [Axis; 26] = [
     Axis {
         name: "mode",
         kind: AxisKind::Name,
@@ -197,54 +203,69 @@ static AXES: [Axis; 19] = [
         default: "campaign card",
         doc: "the finale's moon effects (FAQ, Finale effects)",
     },
+    Axis {
+        name: "rule_frozen_skip_attack",
+        kind: AxisKind::Bool,
+        default: "true",
+        doc: "CONTENT.md I11: true = a frozen or smoked monster skips its aimed attack (Status Tokens); false = it performs it no matter what (FAQ, Monster attacks)",
+    },
+    Axis {
+        name: "rule_finale_moon",
+        kind: AxisKind::Name,
+        default: "left",
+        doc: "CONTENT.md I26: whose moon is active in the finale: left (default), right or random map card (Adjusting Difficulty implies one; the rulebook does not say which)",
+    },
+    Axis {
+        name: "rule_detect_right",
+        kind: AxisKind::Bool,
+        default: "true",
+        doc: "CONTENT.md I1: true = detections go to the card right of the die's (FAQ Detect and Spawn, examples); false = to the left (Detect step text)",
+    },
+    Axis {
+        name: "rule_sand_smoke",
+        kind: AxisKind::Bool,
+        default: "true",
+        doc: "CONTENT.md I15: true = damage on sand makes a smoke token; false = sand makes no token (FAQ Map names no token for sand)",
+    },
+    Axis {
+        name: "rule_ruin_reward_capped",
+        kind: AxisKind::Bool,
+        default: "true",
+        doc: "CONTENT.md I36: true = an R reward returns a ruin up to the ruins setting (Adjusting Difficulty); false = up to 3 (Campaign, \"max 3\")",
+    },
+    Axis {
+        name: "rule_pilot_only_reset",
+        kind: AxisKind::Bool,
+        default: "true",
+        doc: "CONTENT.md I37: true = a destroyed mech's pilot card loses its upgrade rows (Campaign step 3); false = the mech card's rows too",
+    },
+    Axis {
+        name: "flip_rule",
+        kind: AxisKind::Name,
+        default: "none",
+        doc: "measuring aid: flip one contested rule from the reading set by the rule_* axes: none, frozen_skip_attack, detect_right, sand_smoke, ruin_reward_capped, pilot_only_reset, finale_moon_right, finale_moon_random (experiments/rift-rules.toml)",
+    },
 ];
 
-fn setup_err(axis: &str, msg: String) -> SetupError {
-    SetupError(format!("setup '{axis}': {msg}"))
-}
-
-fn get_int(v: &SetupValues, axis: &str, min: i64, max: i64) -> Result<Option<i64>, SetupError> {
-    match v.get(axis) {
-        None => Ok(None),
-        Some(AxisValue::Int(n)) if (min..=max).contains(n) => Ok(Some(*n)),
-        Some(other) => Err(setup_err(
-            axis,
-            format!("{other} is not a whole number in {min}..={max}"),
-        )),
-    }
-}
-
-fn get_bool(v: &SetupValues, axis: &str) -> Result<Option<bool>, SetupError> {
-    match v.get(axis) {
-        None => Ok(None),
-        Some(AxisValue::Bool(b)) => Ok(Some(*b)),
-        Some(other) => Err(setup_err(axis, format!("{other} is not true or false"))),
-    }
-}
-
-fn get_name<'a>(v: &'a SetupValues, axis: &str, default: &'a str) -> Result<&'a str, SetupError> {
-    match v.get(axis) {
-        None => Ok(default),
-        Some(AxisValue::Name(s)) => Ok(s.as_str()),
-        Some(other) => Err(setup_err(axis, format!("{other} is not a name"))),
-    }
-}
-
+/// A card named on `axis`: `random` (None) or a name `find` knows, else an error listing
+/// `random` and `all` (or `own, random` and `all` when `own` is accepted too).
 fn pick(
     axis: &str,
     name: &str,
     find: impl Fn(&str) -> Option<u8>,
     all: &[String],
+    own: bool,
 ) -> Result<Pick, SetupError> {
     if name.eq_ignore_ascii_case("random") {
         return Ok(None);
     }
-    find(name).map(Some).ok_or_else(|| {
-        setup_err(
-            axis,
-            format!("unknown name '{name}' (valid: random, {})", all.join(", ")),
-        )
-    })
+    let first: &[&str] = if own { &["own", "random"] } else { &["random"] };
+    let valid: Vec<&str> = first
+        .iter()
+        .copied()
+        .chain(all.iter().map(String::as_str))
+        .collect();
+    pick_name(axis, name, |n| find(n).map(Some), &valid)
 }
 
 impl RiftSetup {
@@ -253,24 +274,16 @@ impl RiftSetup {
     /// # Errors
     /// A one-line [`SetupError`] naming the axis, the bad value and the valid ones.
     pub fn resolve(values: &SetupValues) -> Result<RiftSetup, SetupError> {
-        for k in values.keys() {
-            if !AXES.iter().any(|a| a.name == k) {
-                let names: Vec<&str> = AXES.iter().map(|a| a.name).collect();
-                return Err(SetupError(format!(
-                    "unknown setup axis '{k}' for rift (valid: {})",
-                    names.join(", ")
-                )));
-            }
-        }
-        let source = get_name(values, "content", "builtin")?;
+        let r = AxisReader::new(Rift::NAME, &AXES, values)?;
+        let source = r.name("content")?;
         let content: &'static Content = if source == "builtin" {
             content::builtin()
         } else {
             content_file::load(std::path::Path::new(source))?
         };
         let games = content.campaign.len() as i64;
-        let game = get_int(values, "game", 1, games)?.unwrap_or(1) as u8 - 1;
-        let ruins = get_int(values, "ruins", 1, 3)?.unwrap_or(3) as u8;
+        let game = r.int_within("game", 1, games)?.unwrap_or(1) as u8 - 1;
+        let ruins = r.int("ruins")?.unwrap_or(3) as u8;
         let names = |f: fn(&Content) -> Vec<String>| f(content);
         let map_names = names(|c| c.maps.iter().map(|m| m.name.clone()).collect());
         let mon_names = names(|c| c.monsters.iter().map(|m| m.name.clone()).collect());
@@ -281,13 +294,13 @@ impl RiftSetup {
                     names: &[String],
                     find: &dyn Fn(&str) -> Option<u8>|
          -> Result<Vec<Pick>, SetupError> {
-            let s = get_name(values, axis, "random")?;
+            let s = r.name(axis)?;
             if s.eq_ignore_ascii_case("random") {
                 return Ok(vec![None; n]);
             }
             let parts: Vec<&str> = s.split(',').map(str::trim).collect();
             if parts.len() != n {
-                return Err(setup_err(
+                return Err(r.error(
                     axis,
                     format!(
                         "'{s}' must be random or {n} names separated by commas (valid: {})",
@@ -297,9 +310,9 @@ impl RiftSetup {
             }
             let mut out = Vec::new();
             for p in parts {
-                let got = pick(axis, p, find, names)?;
+                let got = pick(axis, p, find, names, false)?;
                 if got.is_some() && out.contains(&got) {
-                    return Err(setup_err(axis, format!("'{p}' is named twice")));
+                    return Err(r.error(axis, format!("'{p}' is named twice")));
                 }
                 out.push(got);
             }
@@ -311,8 +324,7 @@ impl RiftSetup {
             if s.eq_ignore_ascii_case("own") {
                 return Ok(Some(OWN_PILOT));
             }
-            pick(axis, s, |n| content.pilot_index(n), &pilot_names)
-                .map_err(|e| SetupError(e.0.replace("(valid: random,", "(valid: own, random,")))
+            pick(axis, s, |n| content.pilot_index(n), &pilot_names, true)
         };
         // A build (`build_a = "Wukong/Sun Li"`) names a mech and its pilot together.
         let mut mechs: [Pick; 2] = [None; 2];
@@ -323,16 +335,16 @@ impl RiftSetup {
                 format!("pilot_{side}"),
                 format!("build_{side}"),
             );
-            let build = get_name(values, &build_axis, "random")?;
+            let build = r.name(&build_axis)?;
             if !build.eq_ignore_ascii_case("random") {
-                if values.contains_key(&mech_axis) || values.contains_key(&pilot_axis) {
-                    return Err(setup_err(
+                if r.is_set(&mech_axis) || r.is_set(&pilot_axis) {
+                    return Err(r.error(
                         &build_axis,
                         format!("give either {build_axis} or {mech_axis}/{pilot_axis}, not both"),
                     ));
                 }
                 let Some((m, p)) = build.split_once('/') else {
-                    return Err(setup_err(
+                    return Err(r.error(
                         &build_axis,
                         format!("'{build}' must be random or MECH/PILOT (e.g. Wukong/own)"),
                     ));
@@ -342,38 +354,34 @@ impl RiftSetup {
                     m.trim(),
                     |n| content.mech_index(n),
                     &mech_names,
+                    false,
                 )?;
                 pilots[k] = pilot(&build_axis, p.trim())?;
             } else {
                 mechs[k] = pick(
                     &mech_axis,
-                    get_name(values, &mech_axis, "random")?,
+                    r.name(&mech_axis)?,
                     |n| content.mech_index(n),
                     &mech_names,
+                    false,
                 )?;
-                pilots[k] = pilot(&pilot_axis, get_name(values, &pilot_axis, "own")?)?;
+                pilots[k] = pilot(&pilot_axis, r.name(&pilot_axis)?)?;
             }
         }
         let (mech_a, mech_b) = (mechs[0], mechs[1]);
         if mech_a.is_some() && mech_a == mech_b {
-            return Err(setup_err(
-                "mech_b",
-                "mech A and mech B must differ".to_string(),
-            ));
+            return Err(r.error("mech_b", "mech A and mech B must differ"));
         }
         if pilots[0].is_some() && pilots[0] != Some(OWN_PILOT) && pilots[0] == pilots[1] {
-            return Err(setup_err(
-                "pilot_b",
-                "pilot A and pilot B must differ".to_string(),
-            ));
+            return Err(r.error("pilot_b", "pilot A and pilot B must differ"));
         }
-        let up = get_name(values, "upgrades", "0,0,0,0")?;
+        let up = r.name("upgrades")?;
         let parts: Vec<Option<u8>> = up
             .split(',')
             .map(|p| p.trim().parse::<u8>().ok().filter(|n| *n <= 3))
             .collect();
         if parts.len() != 4 || parts.iter().any(Option::is_none) {
-            return Err(setup_err(
+            return Err(r.error(
                 "upgrades",
                 format!("'{up}' must be four numbers 0-3: mechA,pilotA,mechB,pilotB"),
             ));
@@ -384,31 +392,32 @@ impl RiftSetup {
             parts[2].unwrap_or(0),
             parts[3].unwrap_or(0),
         ];
+        let switches = switches::resolve(values)?;
         Ok(RiftSetup {
+            switches,
             content,
             game,
             ruins,
-            extra_turn: get_bool(values, "extra_turn")?.unwrap_or(false),
-            both_moons: get_bool(values, "both_moons")?.unwrap_or(false),
+            extra_turn: r.bool("extra_turn")?.unwrap_or(false),
+            both_moons: r.bool("both_moons")?.unwrap_or(false),
             maps: [maps[0], maps[1]],
             monsters: [monsters[0], monsters[1], monsters[2]],
             mechs: [mech_a, mech_b],
             pilots,
             upgrades,
-            starting_monsters: get_int(values, "starting_monsters", 1, 4)?.map(|n| n as u8),
-            alphas: get_int(values, "alphas", 0, 4)?.map(|n| n as u8),
-            objectives: get_bool(values, "objectives")?.unwrap_or(true),
-            finale: get_bool(values, "finale")?,
-            campaign: match get_name(values, "mode", "game")? {
-                "game" => false,
-                "campaign" => true,
-                other => {
-                    return Err(setup_err(
-                        "mode",
-                        format!("unknown mode '{other}' (valid: game, campaign)"),
-                    ));
-                }
-            },
+            starting_monsters: r.int("starting_monsters")?.map(|n| n as u8),
+            alphas: r.int("alphas")?.map(|n| n as u8),
+            objectives: r.bool("objectives")?.unwrap_or(true),
+            finale: r.bool("finale")?,
+            campaign: r.pick(
+                "mode",
+                |m| match m {
+                    "game" => Some(false),
+                    "campaign" => Some(true),
+                    _ => None,
+                },
+                &["game", "campaign"],
+            )?,
         })
     }
 
@@ -513,6 +522,8 @@ impl Rift {
                 game: s.game,
                 ruins_cap: s.ruins,
                 both_moons: s.both_moons,
+                rules: s.switches.rules,
+                moon: s.switches.moon,
                 objectives: s.objectives,
                 fixed_maps: [fixed(s.maps[0]), fixed(s.maps[1])],
                 fixed_monsters: [
@@ -663,9 +674,15 @@ impl Rift {
             cp.overrides[2] == 1
         };
         if finale {
-            self.finale |= 1 << c.maps[self.maps[0] as usize].moon as u8;
+            // Which card's moon (CONTENT.md, I26; `rule_finale_moon`).
+            let side = match cp.moon {
+                switches::moon::LEFT => 0,
+                switches::moon::RIGHT => 1,
+                _ => below(rng, 2) as usize,
+            };
+            self.finale |= 1 << c.maps[self.maps[side] as usize].moon as u8;
             if cp.both_moons {
-                self.finale |= 1 << c.maps[self.maps[1] as usize].moon as u8;
+                self.finale |= 1 << c.maps[self.maps[1 - side] as usize].moon as u8;
             }
         }
         if self.has(Finale::MountainBuildings) {
@@ -727,6 +744,10 @@ impl Rift {
         let c = self.content;
         let g = c.campaign[self.campaign.game as usize];
         for i in 0..2 {
+            let both = self.campaign.rules & switches::rule::PILOT_ONLY_RESET == 0;
+            if both && self.mechs[i].hp == 0 {
+                self.mechs[i].mech_level = 0; // the other reading of I37
+            }
             if self.mechs[i].hp == 0 && self.mechs[i].pilot_level > 0 {
                 self.mechs[i].pilot_level = 0;
                 trace.event(|| {
@@ -742,7 +763,12 @@ impl Rift {
                 continue;
             }
             trace.event(|| format!("goal completed on the {} map card", ["left", "right"][side]));
-            if reward.ruin && self.ruins < self.campaign.ruins_cap {
+            let cap = if self.campaign.rules & switches::rule::RUIN_REWARD_CAPPED != 0 {
+                self.campaign.ruins_cap
+            } else {
+                MAX_RUINS
+            };
+            if reward.ruin && self.ruins < cap {
                 self.ruins += 1;
                 trace.event(|| {
                     format!("reward: a lost ruin returns ({} in the supply)", self.ruins)
@@ -947,6 +973,9 @@ pub const METRICS: [&str; 11] = [
 /// The most games a campaign card may list (the `game` axis range).
 pub const MAX_GAMES: u32 = 9;
 
+/// The actor of the deploy plan in [`Game::plan_step`] (mechs are actors 0 and 1).
+pub const DEPLOY_ACTOR: u8 = 2;
+
 impl fmt::Display for Rift {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&position::render(self))
@@ -976,6 +1005,15 @@ impl Game for Rift {
         if axis == "game" {
             // The games of this content's campaign card.
             return (1..=c.campaign.len()).map(|g| g.to_string()).collect();
+        }
+        if axis == "flip_rule" {
+            return switches::FLIPS.iter().map(|s| s.to_string()).collect();
+        }
+        if axis == "rule_finale_moon" {
+            return switches::moon::NAMES
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
         }
         let mut v: Vec<String> = match axis {
             "maps" => c.maps.iter().map(|m| m.name.clone()).collect(),
@@ -1049,8 +1087,15 @@ impl Game for Rift {
     // from the player (DESIGN.md, the games table); draws between campaign games happen in
     // `apply` from the chance generator, so a search samples them with its own.
 
+    /// A move opens its mech's plan and an attack or status clear finishes it. Deploying mech
+    /// A opens the squad's deploy plan (actor 2) and deploying mech B finishes it: mech B's
+    /// deploy starts the first turn (the monsters move and aim), so a planner scores mech A's
+    /// tile by the best tile for mech B after a preview of the first monster turn (issue 10),
+    /// instead of by a state in which nothing has happened yet.
     fn plan_step(&self, a: RiftAction) -> PlanStep {
         match a {
+            RiftAction::Deploy { mech: 0, .. } => PlanStep::Prefix(DEPLOY_ACTOR),
+            RiftAction::Deploy { .. } => PlanStep::Finish(DEPLOY_ACTOR),
             RiftAction::Move { mech, .. } => PlanStep::Prefix(mech),
             RiftAction::Attack { mech, .. } | RiftAction::ClearStatus { mech, .. } => {
                 PlanStep::Finish(mech)

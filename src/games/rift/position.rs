@@ -18,6 +18,7 @@
 //! campaign on=0 game=1 ruins_cap=3 both_moons=0 objectives=1 fixed_maps=-,- fixed_monsters=-,-,- overrides=-,-,- pending=0,0 games_won=0 objectives_met=0 upgrades=0 kills=0 alpha_kills=0 ruined=0 mech_deaths=0 blocked=0 turns=0
 //! tally kills=0 alpha_kills=0 ruined=0,0 spawned=0 blocked=0 mech_deaths=0 monster_damage=0
 //! choice resume=attacks done=1,3 keep=(2,2)
+//! rules on=frozen_skip_attack,detect_right,sand_smoke,ruin_reward_capped,pilot_only_reset moon=left
 //! terrain
 //! ......      one row per line, north first: . ground, B building, M mountain, W water,
 //! ....B.      F forest, D desert (sand)
@@ -36,7 +37,9 @@
 //! `phase=choice`: a token to free from play, CONTENT.md I16, or conflicting tokens to settle,
 //! I17) says where the turn resumes once the player has chosen (`resume`, a [`Step`] name),
 //! which monster colours have already acted in that step (`done`) and the tiles of the tokens
-//! just added, which are not offered for removal (`keep`).
+//! just added, which are not offered for removal (`keep`). `rules` (written only when some
+//! reading differs from the default) lists the contested rules' readings that are on and the
+//! finale's moon (the `rule_*` setup axes; [`switches`]).
 //!
 //! A position must be a state the game can reach: [`parse`] refuses two units on a tile, units
 //! on buildings or mountains, HP out of range, more than 2 monsters on a card, a walker on water,
@@ -48,6 +51,7 @@ use std::collections::BTreeMap;
 use super::board::{Bits, COLS, NO_TILE, ROWS, Tile, bit, coord, parse_coord, tile, tiles};
 use super::content::{self, Content, Dir, Finale, Status};
 use super::state::{Mech, Monster, NO_AIM, Phase, Rift, Step, Tally, Where, st};
+use super::switches;
 use crate::game::PositionError;
 
 fn enc(name: &str) -> String {
@@ -237,6 +241,22 @@ pub fn write(r: &Rift) -> String {
         cp.blocked,
         cp.turns
     ));
+    if cp.rules != switches::rule::DEFAULT || cp.moon != switches::moon::LEFT {
+        let on: Vec<&str> = switches::rule::AXES
+            .iter()
+            .filter(|(_, b)| cp.rules & b != 0)
+            .map(|(_, b)| switches::rule::name(*b))
+            .collect();
+        s.push_str(&format!(
+            "rules on={} moon={}\n",
+            if on.is_empty() {
+                "-".to_string()
+            } else {
+                on.join(",")
+            },
+            switches::moon::NAMES[cp.moon as usize % 3]
+        ));
+    }
     let t = &r.tally;
     s.push_str(&format!(
         "tally kills={} alpha_kills={} ruined={},{} spawned={} blocked={} mech_deaths={} monster_damage={}\n",
@@ -919,6 +939,38 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                         "mech_deaths" => cp.mech_deaths = num(&ctx, k, v)?,
                         "blocked" => cp.blocked = num(&ctx, k, v)?,
                         _ => cp.turns = num(&ctx, k, v)?,
+                    }
+                }
+            }
+            "rules" => {
+                let m = kv(&ctx, &words[1..], &["on", "moon"])?;
+                for (k, v) in m {
+                    if k == "moon" {
+                        r.campaign.moon = switches::moon::NAMES
+                            .iter()
+                            .position(|n| *n == v)
+                            .ok_or_else(|| {
+                                ctx.err(format!("moon={v}: expected left, right or random"))
+                            })? as u8;
+                        continue;
+                    }
+                    r.campaign.rules = 0;
+                    for p in v.split(',').filter(|p| *p != "-") {
+                        let bit = switches::rule::AXES
+                            .iter()
+                            .find(|(_, b)| switches::rule::name(*b) == p)
+                            .map(|(_, b)| *b)
+                            .ok_or_else(|| {
+                                let names: Vec<&str> = switches::rule::AXES
+                                    .iter()
+                                    .map(|(_, b)| switches::rule::name(*b))
+                                    .collect();
+                                ctx.err(format!(
+                                    "on: unknown rule '{p}' (valid: {})",
+                                    names.join(", ")
+                                ))
+                            })?;
+                        r.campaign.rules |= bit;
                     }
                 }
             }

@@ -153,7 +153,9 @@ impl Rift {
                 if new_hp > 0 {
                     self.add_status(t, Status::Fire, trace);
                 }
-            } else if self.desert & b != 0 {
+            } else if self.desert & b != 0
+                && self.campaign.rules & super::switches::rule::SAND_SMOKE != 0
+            {
                 self.add_status(t, Status::Smoke, trace);
             }
             return;
@@ -944,7 +946,9 @@ impl Rift {
         if !m.on_map() || m.hp == 0 || m.aim_dir == super::state::NO_AIM {
             return;
         }
-        if m.status & st::FROZEN != 0 || self.smoke & bit(m.tile) != 0 {
+        if self.campaign.rules & super::switches::rule::FROZEN_SKIP_ATTACK != 0
+            && (m.status & st::FROZEN != 0 || self.smoke & bit(m.tile) != 0)
+        {
             trace.event(|| {
                 format!(
                     "{} cannot attack (frozen or in smoke)",

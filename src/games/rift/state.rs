@@ -231,6 +231,10 @@ pub struct Campaign {
     pub ruins_cap: u8,
     /// In the finale, both map cards' moons are active (Adjusting Difficulty).
     pub both_moons: bool,
+    /// The contested rules' readings: [`super::switches::rule`] bits (CONTENT.md).
+    pub rules: u8,
+    /// Whose moon is active in the finale: [`super::switches::moon`] (CONTENT.md, I26).
+    pub moon: u8,
     /// Objective cards are used.
     pub objectives: bool,
     /// Fixed map cards (`u8::MAX` = draw at random each game).

@@ -1,0 +1,216 @@
+//! The search-strength commands of the binary, kept apart from `cli.rs`: `sololab bench
+//! --strength GAME` (the strength-per-CPU curve as CSV and SVG) and `sololab fit GAME` (a
+//! leaf evaluation fitted to playouts, written as a strategy file). Both resolve every name
+//! before playing a game; bad input is a one-line error and writes nothing.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Result, bail};
+use sololab::lab;
+use sololab::policy::Strategy;
+use sololab::{GameKind, with_game};
+
+/// Options of `sololab bench --strength GAME`.
+#[derive(clap::Args, Debug)]
+pub struct StrengthArgs {
+    /// Measure the strength curve of GAME: win rate and CPU time per game and per decision of
+    /// each strategy on the same seeded games; writes strength.csv and strength.svg.
+    #[arg(long = "strength", value_name = "GAME")]
+    pub strength: Option<String>,
+    /// Folder for strength.csv and strength.svg (default: results/strength-<game>).
+    #[arg(long = "strength-out", value_name = "DIR", requires = "strength")]
+    pub strength_out: Option<PathBuf>,
+    /// Seed of the strength games (games 0..N of it; default 1).
+    #[arg(long = "strength-seed", value_name = "SEED", requires = "strength",
+          value_parser = clap::value_parser!(u64).range(0..=i64::MAX as u64))]
+    pub strength_seed: Option<u64>,
+}
+
+/// `sololab bench --strength GAME`: `strategies` (default [`lab::STRENGTH_STRATEGIES`]),
+/// `games` per strategy (default 200), on `threads` threads.
+///
+/// # Errors
+/// An unknown game or strategy, a strategy that does not build for the game, or a folder that
+/// cannot be written.
+pub fn strength_command(
+    args: &StrengthArgs,
+    game: &str,
+    strategies: &[String],
+    games: Option<u64>,
+    threads: usize,
+    csv_only: bool,
+    dir: &Path,
+) -> Result<()> {
+    let kind = GameKind::from_name(game).map_err(anyhow::Error::msg)?;
+    let strategies: Vec<String> = if strategies.is_empty() {
+        lab::STRENGTH_STRATEGIES
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
+    } else {
+        strategies.to_vec()
+    };
+    for name in &strategies {
+        with_game!(kind, G => lab::policy_factory::<G>(name, dir).map(|_| ()))
+            .map_err(|e| anyhow::anyhow!("{game}: {e}"))?;
+    }
+    let out = args
+        .strength_out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("results/strength-{game}")));
+    let games = games.unwrap_or(200);
+    let seed = args.strength_seed.unwrap_or(1);
+    let mut rows = Vec::new();
+    for name in &strategies {
+        eprintln!("measuring {game} {name} ({games} games)...");
+        rows.push(lab::measure_strength(
+            kind, name, games, seed, threads, dir,
+        )?);
+    }
+    let csv = lab::strength_csv(&rows);
+    let svg = lab::strength_svg(&rows).map_err(|e| anyhow::anyhow!("strength chart: {e}"))?;
+    // The curve is a report folder like a run's: locked, staged and swapped in whole.
+    let mut dir = lab::ReportDir::open(&out, &["strength.csv", "strength.svg"])
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    dir.write("strength.csv", &csv)
+        .and_then(|()| dir.write("strength.svg", &svg))
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    dir.commit().map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut stdout = std::io::stdout().lock();
+    if csv_only {
+        write!(stdout, "{csv}")?;
+    } else {
+        writeln!(
+            stdout,
+            "{:<12} {:>6} {:>8} {:>17} {:>10} {:>12}",
+            "strategy", "games", "win rate", "95% interval", "ms/game", "ms/decision"
+        )?;
+        for r in &rows {
+            let (lo, hi) = r.interval();
+            writeln!(
+                stdout,
+                "{:<12} {:>6} {:>7.1}% {:>7.1}%-{:>6.1}% {:>10.2} {:>12.4}",
+                r.strategy,
+                r.games,
+                100.0 * r.win_rate(),
+                100.0 * lo,
+                100.0 * hi,
+                r.ms_per_game(),
+                r.ms_per_decision()
+            )?;
+        }
+        writeln!(
+            stdout,
+            "wrote {}/strength.csv and strength.svg",
+            out.display()
+        )?;
+    }
+    Ok(())
+}
+
+/// Options of `sololab fit GAME`.
+#[derive(clap::Args, Debug)]
+pub struct FitArgs {
+    /// The game (see `sololab list games`).
+    pub game: String,
+    /// The strategy that plays the games whose results are fitted.
+    #[arg(long)]
+    pub strategy: String,
+    /// The strategy whose kind and search parameters the written file takes (default: the
+    /// playing strategy; must be greedy or mcts).
+    #[arg(long)]
+    pub like: Option<String>,
+    /// Games to play, 1..=1000000.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub games: u64,
+    /// Seed of the games (games 0..N of it).
+    #[arg(long, default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(0..=i64::MAX as u64))]
+    pub seed: u64,
+    /// Worker threads, at most 1024 (default 0: one per core); the fit does not depend on it.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=1024))]
+    pub threads: u64,
+    /// The strategy file to write (e.g. strategies/fitted.toml).
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+/// `sololab fit GAME --strategy S --games N --out FILE`.
+///
+/// # Errors
+/// An unknown game or strategy, a random template, or a file that cannot be written.
+pub fn fit_command(args: &FitArgs, dir: &Path) -> Result<()> {
+    let kind = GameKind::from_name(&args.game).map_err(anyhow::Error::msg)?;
+    let like = args.like.as_deref().unwrap_or(&args.strategy);
+    let template = Strategy::named(like, dir).map_err(anyhow::Error::msg)?;
+    if matches!(template.kind, sololab::policy::StrategyKind::Random) {
+        bail!("--like {like}: a random strategy takes no weights; name a greedy or mcts strategy");
+    }
+    with_game!(kind, G => lab::policy_factory::<G>(&args.strategy, dir).map(|_| ()))
+        .map_err(|e| anyhow::anyhow!("{}: {e}", args.game))?;
+    with_game!(kind, G => template.build::<G>().map(|_| ()))
+        .map_err(|e| anyhow::anyhow!("{}: {e}", args.game))?;
+    let playouts = lab::collect_playouts(
+        kind,
+        &args.strategy,
+        args.games,
+        args.seed,
+        args.threads as usize,
+        dir,
+    )?;
+    if playouts.won.is_empty() {
+        bail!(
+            "{} games of {} recorded no decision to fit",
+            args.games,
+            args.strategy
+        );
+    }
+    let fit = lab::fit_logistic(&playouts, lab::RIDGE);
+    let made_by = format!(
+        "sololab fit {} --strategy {} --like {like} --games {} --seed {}",
+        args.game, args.strategy, args.games, args.seed
+    );
+    let text = lab::fitted_strategy(&template, kind.name(), &playouts, &fit, &made_by)
+        .map_err(anyhow::Error::msg)?;
+    // The written file must load back as a strategy for this game.
+    let name = args
+        .out
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let check = Strategy::parse(&name, &args.out.display().to_string(), &text)
+        .map_err(anyhow::Error::msg)?;
+    with_game!(kind, G => check.build::<G>().map(|_| ())).map_err(anyhow::Error::msg)?;
+    write_file_atomically(&args.out, &text)?;
+    let mut stdout = std::io::stdout().lock();
+    writeln!(
+        stdout,
+        "{} games ({} won), {} rows; log-loss {:.4} (win rate alone {:.4})",
+        playouts.games, playouts.wins, fit.rows, fit.log_loss, fit.base_log_loss
+    )?;
+    for (name, w) in playouts.names.iter().zip(&fit.weights) {
+        writeln!(stdout, "  {name:<16} {w:+.4}")?;
+    }
+    writeln!(stdout, "wrote {}", args.out.display())?;
+    Ok(())
+}
+
+/// Writes `text` to `path` through a temporary file beside it and a rename, so the file is
+/// either the old one or the new one, whole; the temporary file is removed on failure.
+fn write_file_atomically(path: &Path, text: &str) -> anyhow::Result<()> {
+    let name = path
+        .file_name()
+        .ok_or_else(|| anyhow::anyhow!("{}: not a file name", path.display()))?;
+    let tmp = path.with_file_name(format!(
+        ".{}.{}.tmp",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let written = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, path));
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        anyhow::bail!("{}: cannot write: {e}", path.display());
+    }
+    Ok(())
+}

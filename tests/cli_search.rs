@@ -1,0 +1,146 @@
+//! The search-strength commands end to end (issue 9): `sololab fit` writes a strategy that
+//! loads back, the same fit twice is byte-identical, and `sololab bench --strength` writes the
+//! curve as CSV and SVG; bad input is one line with exit status 2 and writes nothing.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_sololab");
+
+fn sololab(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sololab-search-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn fit_writes_a_loadable_strategy_and_is_reproducible() {
+    let dir = temp_dir("fit");
+    let (a, b) = (dir.join("a.toml"), dir.join("b.toml"));
+    for out in [&a, &b] {
+        let o = sololab(&[
+            "fit",
+            "rift",
+            "--strategy",
+            "greedy",
+            "--games",
+            "60",
+            "--out",
+            path(out),
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    let text = std::fs::read_to_string(&a).unwrap();
+    assert_eq!(text, std::fs::read_to_string(&b).unwrap());
+    assert!(
+        text.contains("kind = \"greedy\"") && text.contains("[weights.rift]"),
+        "{text}"
+    );
+    // Losing the game is bad news: the fitted weight of `doomed` is negative.
+    let doomed: f64 = text
+        .lines()
+        .find_map(|l| l.strip_prefix("doomed = "))
+        .expect("a doomed weight")
+        .parse()
+        .unwrap();
+    assert!(doomed < 0.0, "{text}");
+}
+
+#[test]
+fn fit_refuses_bad_input_in_one_line_and_writes_nothing() {
+    let dir = temp_dir("fitbad");
+    let out = dir.join("x.toml");
+    for (args, says) in [
+        (
+            vec!["fit", "nope", "--strategy", "greedy", "--games", "5"],
+            "unknown game",
+        ),
+        (
+            vec!["fit", "rift", "--strategy", "nope", "--games", "5"],
+            "nope",
+        ),
+        (
+            vec!["fit", "rift", "--strategy", "random", "--games", "5"],
+            "random",
+        ),
+        (
+            vec!["fit", "rift", "--strategy", "greedy", "--games", "0"],
+            "--games",
+        ),
+    ] {
+        let mut args = args.clone();
+        args.extend_from_slice(&["--out", path(&out)]);
+        let o = sololab(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let e = stderr(&o);
+        assert_eq!(e.trim_end().lines().count(), 1, "{e}");
+        assert!(e.contains(says), "{args:?}: {e}");
+        assert!(!out.exists(), "{args:?} wrote {}", out.display());
+    }
+}
+
+#[test]
+fn strength_bench_writes_csv_and_svg() {
+    let dir = temp_dir("strength");
+    let o = sololab(&[
+        "bench",
+        "--strength",
+        "rift",
+        "--strategy",
+        "random",
+        "--strategy",
+        "greedy",
+        "--games",
+        "30",
+        "--strength-out",
+        path(&dir),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let csv = std::fs::read_to_string(dir.join("strength.csv")).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 3, "{csv}");
+    assert!(lines[1].starts_with("rift,random,30,"), "{csv}");
+    assert!(lines[2].starts_with("rift,greedy,30,"), "{csv}");
+    // Greedy wins more of the same 30 games than random and spends more per decision.
+    let field = |l: &str, i: usize| l.split(',').nth(i).unwrap().parse::<f64>().unwrap();
+    assert!(field(lines[2], 3) > field(lines[1], 3), "{csv}");
+    assert!(field(lines[2], 10) > field(lines[1], 10), "{csv}");
+    let svg = std::fs::read_to_string(dir.join("strength.svg")).unwrap();
+    assert!(
+        svg.starts_with("<svg") && svg.contains("greedy"),
+        "{}",
+        &svg[..80]
+    );
+    // An unknown strategy is refused before anything is measured or written.
+    let bad = temp_dir("strength-bad");
+    let o = sololab(&[
+        "bench",
+        "--strength",
+        "rift",
+        "--strategy",
+        "nope",
+        "--strength-out",
+        path(&bad),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stderr(&o).trim_end().lines().count(), 1, "{}", stderr(&o));
+    assert!(!bad.join("strength.csv").exists());
+}

@@ -1,0 +1,197 @@
+//! The contested-rule switches (`rule_*` setup axes, `src/games/rift/switches.rs`): each one
+//! changes its own rule and nothing else. Games are played twice on the same seeds, once per
+//! reading, and the first event where they part must be the switched rule's.
+
+use sololab::games::rift::switches::rule;
+use sololab::games::rift::{Rift, RiftSetup};
+use sololab::{AxisValue, Game, GameRng, SetupValues, VecTrace};
+
+fn setup(pairs: &[(&str, AxisValue)]) -> RiftSetup {
+    let mut v = SetupValues::new();
+    for (k, x) in pairs {
+        v.insert(k.to_string(), x.clone());
+    }
+    RiftSetup::resolve(&v).expect("setup resolves")
+}
+
+fn rng(seed: u64) -> GameRng {
+    <GameRng as rand::SeedableRng>::seed_from_u64(seed)
+}
+
+/// One game with uniform random actions on `seed` (actions drawn from a stream of their own),
+/// its trace lines.
+fn trace(s: &RiftSetup, seed: u64) -> Vec<String> {
+    let mut r = Rift::new_game(s, &mut rng(seed));
+    let mut chance = rng(seed ^ 0xC4A);
+    let mut pick = rng(seed ^ 0x9E1);
+    let mut t = VecTrace(Vec::new());
+    let mut legal = Vec::new();
+    while r.outcome().is_none() {
+        r.legal_actions(&mut legal);
+        let a = legal[sololab::below(&mut pick, legal.len() as u32) as usize];
+        t.0.push(r.describe(a));
+        r.apply_traced(a, &mut chance, &mut t);
+    }
+    t.0
+}
+
+/// Plays `games` seeds with the default reading and with `axis` flipped; every first difference
+/// must satisfy `ours` (an event of the switched rule, seen on the default side); returns how
+/// many games differed.
+fn first_differences(axis: &str, games: u64, ours: impl Fn(&str) -> bool) -> usize {
+    let default = setup(&[]);
+    let flipped = setup(&[(axis, AxisValue::Bool(false))]);
+    let mut differed = 0;
+    for seed in 0..games {
+        let (a, b) = (trace(&default, seed), trace(&flipped, seed));
+        if let Some(k) = (0..a.len().min(b.len())).find(|&k| a[k] != b[k]) {
+            differed += 1;
+            assert!(
+                ours(&a[k]),
+                "{axis}, seed {seed}: the games part at '{}' / '{}'",
+                a[k],
+                b[k]
+            );
+        } else {
+            assert_eq!(a.len(), b.len(), "{axis}, seed {seed}");
+        }
+    }
+    differed
+}
+
+#[test]
+fn rule_frozen_skip_attack_changes_only_frozen_and_smoked_attacks() {
+    let n = first_differences("rule_frozen_skip_attack", 300, |l| {
+        l.contains("cannot attack (frozen or in smoke)")
+    });
+    assert!(n > 0, "the switch changed no game");
+}
+
+#[test]
+fn rule_sand_smoke_changes_only_the_token_damage_on_sand_makes() {
+    let n = first_differences("rule_sand_smoke", 300, |l| {
+        l.contains("a smoke token lies on") || l.contains("gets smoke")
+    });
+    assert!(n > 0, "the switch changed no game");
+}
+
+#[test]
+fn rule_detect_right_changes_only_where_detections_go() {
+    // The starting monsters are placed by the Detect rules: only the monsters differ at setup.
+    let default = setup(&[]);
+    let left = setup(&[("rule_detect_right", AxisValue::Bool(false))]);
+    let mut moved = 0;
+    for seed in 0..50 {
+        let a = Rift::new_game(&default, &mut rng(seed));
+        let mut b = Rift::new_game(&left, &mut rng(seed));
+        assert_eq!(a.campaign.rules & !rule::DETECT_RIGHT, b.campaign.rules);
+        if a.monsters != b.monsters {
+            moved += 1;
+        }
+        b.monsters = a.monsters;
+        b.campaign.rules = a.campaign.rules;
+        assert_eq!(a, b, "seed {seed}: only the monsters differ");
+    }
+    assert!(moved > 0, "no setup changed");
+}
+
+#[test]
+fn rule_finale_moon_changes_only_the_finale_effects() {
+    let at = |moon: &str| {
+        setup(&[
+            ("game", AxisValue::Int(5)),
+            ("rule_finale_moon", AxisValue::Name(moon.to_string())),
+        ])
+    };
+    let (left, right, random) = (at("left"), at("right"), at("random"));
+    let (mut differ, mut random_right) = (0, 0);
+    for seed in 0..50 {
+        let a = Rift::new_game(&left, &mut rng(seed));
+        let mut b = Rift::new_game(&right, &mut rng(seed));
+        let c = &a.content;
+        assert_eq!(a.finale, 1 << c.maps[a.maps[0] as usize].moon as u8);
+        assert_eq!(b.finale, 1 << c.maps[b.maps[1] as usize].moon as u8);
+        let right_finale = b.finale;
+        if a.finale != b.finale {
+            differ += 1;
+        }
+        // Mountain buildings turn mountains into buildings: the board follows the moon.
+        let (bb, bm) = (b.buildings, b.mountains);
+        b.finale = a.finale;
+        b.campaign.moon = a.campaign.moon;
+        b.buildings = a.buildings;
+        b.mountains = a.mountains;
+        assert_eq!(bb | bm, a.buildings | a.mountains);
+        assert_eq!(a, b, "seed {seed}: only the finale differs");
+        let r = Rift::new_game(&random, &mut rng(seed));
+        assert!(r.finale == a.finale || r.finale == right_finale);
+        if r.finale != a.finale {
+            random_right += 1;
+        }
+    }
+    assert!(
+        differ > 40,
+        "the two moons differ on most map pairs ({differ})"
+    );
+    assert!(
+        random_right > 5 && random_right < 45,
+        "random picks both ({random_right})"
+    );
+}
+
+/// A won campaign game ends with mech A destroyed: `rule_pilot_only_reset` decides whether its
+/// mech card's rows reset too; everything else is the same.
+#[test]
+fn rule_pilot_only_reset_changes_only_the_mech_cards_rows() {
+    let run = |reset_pilot_only: bool| {
+        let s = setup(&[
+            ("mode", AxisValue::Name("campaign".into())),
+            ("objectives", AxisValue::Bool(false)),
+            ("rule_pilot_only_reset", AxisValue::Bool(reset_pilot_only)),
+        ]);
+        let mut r = Rift::new_game(&s, &mut rng(3));
+        r.mechs[0].mech_level = 2;
+        r.mechs[0].pilot_level = 2;
+        r.mechs[0].hp = 0;
+        r.result = 1;
+        r.between_games(&mut rng(4), &mut sololab::NoTrace);
+        r
+    };
+    let (a, mut b) = (run(true), run(false));
+    assert_eq!((a.mechs[0].mech_level, a.mechs[0].pilot_level), (2, 0));
+    assert_eq!((b.mechs[0].mech_level, b.mechs[0].pilot_level), (0, 0));
+    b.mechs[0].mech_level = 2;
+    b.mechs[0].max_hp = a.mechs[0].max_hp;
+    b.mechs[0].hp = a.mechs[0].hp;
+    b.mechs[0].status = a.mechs[0].status;
+    b.campaign.rules = a.campaign.rules;
+    assert_eq!(a, b);
+}
+
+/// A won game 3 whose right card (Acid Flats, yellow "protect half") earns an R reward while the
+/// supply holds its setting of 2 ruins: capped it stays 2, uncapped it goes to 3.
+#[test]
+fn rule_ruin_reward_capped_changes_only_the_returned_ruin() {
+    let run = |capped: bool| {
+        let s = setup(&[
+            ("mode", AxisValue::Name("campaign".into())),
+            ("game", AxisValue::Int(3)),
+            ("ruins", AxisValue::Int(2)),
+            (
+                "maps",
+                AxisValue::Name("Stormbreak Ridge,Acid Flats".into()),
+            ),
+            ("rule_ruin_reward_capped", AxisValue::Bool(capped)),
+        ]);
+        let mut r = Rift::new_game(&s, &mut rng(5));
+        r.result = 1;
+        r.between_games(&mut rng(6), &mut sololab::NoTrace);
+        r
+    };
+    let (a, mut b) = (run(true), run(false));
+    assert_eq!(a.ruins, 2, "capped at the setting");
+    assert_eq!(b.ruins, 3, "up to 3");
+    b.ruins = a.ruins;
+    b.campaign.rules = a.campaign.rules;
+    assert_eq!(a, b);
+}
