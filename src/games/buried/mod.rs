@@ -1,0 +1,487 @@
+//! Buried Beneath (rulebook: `../shared/rules/buried-beneath.txt`): a hero and the villagers
+//! defend a village map of 3×3 cards against four waves of monsters from two camps, then the
+//! boss buried beneath the Village Center.
+//!
+//! - [`state`]: the `Copy` game state ([`Buried`], about 312 bytes counted field by field: two 21-entry path
+//!   bitsets dominate; no heap) and location numbering;
+//! - [`rules`]: the map's paths, waves, the enemies' turn, placing villagers and the actions;
+//! - [`actions`]: the player's decisions and the documented action space;
+//! - [`position`]: the text position format and the village as text;
+//! - [`content`]: the cards as data (`content/buried.toml`, provenance in `CONTENT.md`).
+
+pub mod actions;
+pub mod content;
+pub mod position;
+pub mod rules;
+pub mod state;
+
+use std::fmt;
+
+pub use actions::BuriedAction;
+pub use state::Buried;
+
+use content::Content;
+use state::{CENTER, GONE, NLOC, bit};
+
+use crate::game::{
+    Axis, AxisKind, AxisValue, Game, GameRng, NoTrace, Outcome, PlanStep, PositionError,
+    SetupError, SetupValues, Tracer, below,
+};
+
+/// Loss causes, indexed by [`state::cause`] (`turn_limit` is the lab's guard, not a rule).
+pub const LOSS_CAUSES: [&str; 4] = [
+    "villagers_fled",
+    "hero_defeated",
+    "village_overrun",
+    "turn_limit",
+];
+
+/// A resolved setup.
+#[derive(Clone, Debug)]
+pub struct BuriedSetup {
+    /// The cards.
+    pub content: &'static Content,
+    /// Hero side index, or random.
+    pub hero: Option<u8>,
+    /// Boss card, or random.
+    pub boss: Option<u8>,
+    /// The 4 camp cards of the game, or drawn at random from the 6.
+    pub camps: Option<[u8; 4]>,
+    /// Wave restarts allowed.
+    pub wave_retries: u8,
+}
+
+static AXES: [Axis; 5] = [
+    Axis {
+        name: "content",
+        kind: AxisKind::Name,
+        default: "builtin",
+        doc: "content file: builtin or a path (CONTENT.md)",
+    },
+    Axis {
+        name: "hero",
+        kind: AxisKind::Name,
+        default: "random",
+        doc: "hero side: random or a name, e.g. Mage (Setup: choose one side of a Hero card)",
+    },
+    Axis {
+        name: "boss",
+        kind: AxisKind::Name,
+        default: "random",
+        doc: "boss card: random or a name (Setup: draw a random Boss card)",
+    },
+    Axis {
+        name: "camps",
+        kind: AxisKind::Name,
+        default: "random",
+        doc: "the 4 camp cards in play: random (4 of the 6) or 4 names (Wave Setup; CONTENT.md, 6 camp cards vs all 4)",
+    },
+    Axis {
+        name: "wave_retries",
+        kind: AxisKind::Int { min: 0, max: 10 },
+        default: "0",
+        doc: "restarts of the current wave after a loss (Combat Loop Overview: restart the current Wave)",
+    },
+];
+
+fn setup_err(axis: &str, msg: String) -> SetupError {
+    SetupError(format!("setup '{axis}': {msg}"))
+}
+
+fn get_name<'a>(v: &'a SetupValues, axis: &str) -> Result<&'a str, SetupError> {
+    match v.get(axis) {
+        None => Ok("random"),
+        Some(AxisValue::Name(s)) => Ok(s.as_str()),
+        Some(other) => Err(setup_err(axis, format!("{other} is not a name"))),
+    }
+}
+
+impl BuriedSetup {
+    /// Resolves setup values against the content they name.
+    ///
+    /// # Errors
+    /// A one-line [`SetupError`] naming the axis, the bad value and the valid ones.
+    pub fn resolve(values: &SetupValues) -> Result<BuriedSetup, SetupError> {
+        for k in values.keys() {
+            if !AXES.iter().any(|a| a.name == k) {
+                let names: Vec<&str> = AXES.iter().map(|a| a.name).collect();
+                return Err(SetupError(format!(
+                    "unknown setup axis '{k}' for buried (valid: {})",
+                    names.join(", ")
+                )));
+            }
+        }
+        let content: &'static Content = match values.get("content") {
+            None => content::builtin(),
+            Some(AxisValue::Name(s)) if s == "builtin" => content::builtin(),
+            Some(AxisValue::Name(s)) => content::load(std::path::Path::new(s))?,
+            Some(other) => return Err(setup_err("content", format!("{other} is not a name"))),
+        };
+        let hero_names = content.hero_names();
+        let hero = match get_name(values, "hero")? {
+            s if s.eq_ignore_ascii_case("random") => None,
+            s => Some(
+                hero_names
+                    .iter()
+                    .position(|h| h.eq_ignore_ascii_case(s))
+                    .ok_or_else(|| {
+                        setup_err(
+                            "hero",
+                            format!(
+                                "unknown hero '{s}' (valid: random, {})",
+                                hero_names.join(", ")
+                            ),
+                        )
+                    })? as u8,
+            ),
+        };
+        let boss_names: Vec<String> = content.bosses.iter().map(|b| b.name.clone()).collect();
+        let boss = match get_name(values, "boss")? {
+            s if s.eq_ignore_ascii_case("random") => None,
+            s => Some(
+                boss_names
+                    .iter()
+                    .position(|h| h.eq_ignore_ascii_case(s))
+                    .ok_or_else(|| {
+                        setup_err(
+                            "boss",
+                            format!(
+                                "unknown boss '{s}' (valid: random, {})",
+                                boss_names.join(", ")
+                            ),
+                        )
+                    })? as u8,
+            ),
+        };
+        let camps = match get_name(values, "camps")? {
+            s if s.eq_ignore_ascii_case("random") => None,
+            s => {
+                let names = content.camp_names();
+                let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+                if parts.len() != 4 {
+                    return Err(setup_err(
+                        "camps",
+                        format!(
+                            "'{s}' must be random or 4 camp names separated by commas (valid: {})",
+                            names.join(", ")
+                        ),
+                    ));
+                }
+                let mut v = [0u8; 4];
+                for (i, p) in parts.iter().enumerate() {
+                    v[i] = content.camp_index(p).ok_or_else(|| {
+                        setup_err(
+                            "camps",
+                            format!("unknown camp '{p}' (valid: random, {})", names.join(", ")),
+                        )
+                    })?;
+                    if v[..i].contains(&v[i]) {
+                        return Err(setup_err("camps", format!("'{p}' is named twice")));
+                    }
+                }
+                Some(v)
+            }
+        };
+        let wave_retries = match values.get("wave_retries") {
+            None => 0,
+            Some(AxisValue::Int(n)) if (0..=10).contains(n) => *n as u8,
+            Some(other) => {
+                return Err(setup_err(
+                    "wave_retries",
+                    format!("{other} is not a whole number in 0..=10"),
+                ));
+            }
+        };
+        Ok(BuriedSetup {
+            content,
+            hero,
+            boss,
+            camps,
+            wave_retries,
+        })
+    }
+}
+
+impl Buried {
+    /// Sets up a new game (Setup; Wave Setup for wave 1) and runs the first enemies' turn;
+    /// every draw comes from `rng`.
+    pub fn setup(s: &BuriedSetup, rng: &mut GameRng) -> Buried {
+        let c = s.content;
+        let mut b = position::blank(c);
+        // The village map: the 8 cards shuffled around the Village Center, random sides, then
+        // the two Hidden Tunnels cards moved opposite each other.
+        let mut cards: [u8; 8] = [0, 1, 2, 3, 4, 5, 6, 7];
+        for i in (1..8).rev() {
+            let j = below(rng, i as u32 + 1) as usize;
+            cards.swap(i, j);
+        }
+        let mut k = 0;
+        for p in 0..9 {
+            if p != 4 {
+                b.grid[p] = cards[k];
+                k += 1;
+            }
+        }
+        b.flipped = (below(rng, 1 << 9)) as u16;
+        let mut tun = [usize::MAX; 2];
+        for p in (0..9).filter(|&p| p != 4 && c.villages[b.grid[p] as usize].tunnels) {
+            let k = usize::from(tun[0] != usize::MAX);
+            tun[k.min(1)] = p;
+        }
+        if tun[1] != usize::MAX && tun[1] != 8 - tun[0] {
+            let (p2, target) = (tun[1], 8 - tun[0]);
+            b.grid.swap(p2, target);
+            let (f2, ft) = (b.flipped >> p2 & 1, b.flipped >> target & 1);
+            b.flipped = b.flipped & !(1 << p2) & !(1 << target) | ft << p2 | f2 << target;
+        }
+        b.build_map();
+        b.hero = s
+            .hero
+            .unwrap_or_else(|| below(rng, (c.heroes.len() * 2) as u32) as u8);
+        b.stats = b.hero_card().stats;
+        b.boss = s
+            .boss
+            .unwrap_or_else(|| below(rng, c.bosses.len() as u32) as u8);
+        b.boss_stats = c.bosses[b.boss as usize].stats;
+        // The camp cards: 4 of the 6 (CONTENT.md), shuffled into draw order.
+        let mut four = match s.camps {
+            Some(v) => v,
+            None => {
+                let mut all: [u8; 6] = [0, 1, 2, 3, 4, 5];
+                for i in (1..6).rev() {
+                    let j = below(rng, i as u32 + 1) as usize;
+                    all.swap(i, j);
+                }
+                [all[0], all[1], all[2], all[3]]
+            }
+        };
+        for i in (1..4).rev() {
+            let j = below(rng, i as u32 + 1) as usize;
+            four.swap(i, j);
+        }
+        b.draw = four;
+        b.first_side = [below(rng, 2) as u8, below(rng, 2) as u8];
+        b.retries = s.wave_retries;
+        b.turn = 0;
+        b.setup_wave(rng, false);
+        b.start_enemy_turn(rng, &mut NoTrace);
+        b
+    }
+
+    /// The state after ending the player's turn now and the enemies' turn that follows, with
+    /// every enemy-turn decision taken by its first option (the heuristic's look-ahead, so a
+    /// state shows what the monsters will do to villagers, the hero and the Village Center).
+    /// States outside the Place phase are returned as they are.
+    pub fn preview(&self) -> Buried {
+        let mut p = *self;
+        if p.phase != state::Phase::Place || p.result != 0 {
+            return p;
+        }
+        p.retries = p.retries_used;
+        let mut rng = <GameRng as rand::SeedableRng>::seed_from_u64(0x5eed);
+        p.end_turn(&mut rng, &mut NoTrace);
+        for _ in 0..64 {
+            if p.result != 0 {
+                break;
+            }
+            let first = |b: u32| b.trailing_zeros() as u8;
+            let a = match p.phase {
+                state::Phase::Tie => BuriedAction::Pick(first(p.mover_choices())),
+                state::Phase::Flee => BuriedAction::Pick(if p.ready > 0 {
+                    actions::READY
+                } else {
+                    first(p.placed)
+                }),
+                state::Phase::Corner => BuriedAction::Pick(first(state::CORNERS & !p.markers)),
+                state::Phase::Victim => BuriedAction::Pick(first(p.victims())),
+                state::Phase::Push => BuriedAction::Pick(first(p.push_dests(p.arg[0]))),
+                _ => break,
+            };
+            p.play(a, &mut rng, &mut NoTrace);
+        }
+        p
+    }
+
+    /// Heuristic features (names in [`FEATURES`]), of the [`Buried::preview`] state.
+    pub fn feature_values(&self, out: &mut [f64]) {
+        let p = self.preview();
+        p.raw_features(out);
+    }
+
+    fn raw_features(&self, out: &mut [f64]) {
+        let dist = rules::distances(&self.enemy_adj, bit(CENTER), 0);
+        out[0] = self.stats[0] as f64;
+        out[1] = self.stats[1] as f64;
+        out[2] = self.stats[2] as f64;
+        out[3] = self.stats[3] as f64;
+        out[4] = self.villagers_left() as f64;
+        out[5] = (4 - self.markers.count_ones().min(4)) as f64;
+        let mut left = 0.0;
+        let mut hp = 0.0;
+        let mut threat = 0.0;
+        for d in 0..state::DICE {
+            let a = self.die_at[d];
+            if a != GONE {
+                left += 1.0;
+                hp += self.die_hp[d] as f64;
+                if (a as usize) < NLOC {
+                    threat += (8.0 - dist[a as usize].min(8) as f64) / 8.0;
+                }
+            }
+        }
+        out[6] = left;
+        out[7] = hp;
+        out[8] = threat;
+        out[9] = self.tally.waves as f64;
+        out[10] = if self.boss_up {
+            self.boss_stats[0] as f64
+        } else {
+            0.0
+        };
+        out[11] = if self.boss_up {
+            (self.skulls & !self.markers).count_ones() as f64
+        } else {
+            0.0
+        };
+        out[12] = f64::from(self.result >= 2);
+        out[13] = f64::from(self.result == 1);
+    }
+}
+
+/// Feature names: the hero's four stats, `villagers` not fled, `markers_free` (Boss markers
+/// still in the supply), `monsters` left in the wave (card and map), their `monster_health`,
+/// `monster_threat` (monsters on the map weighted by nearness to the Village Center, 0-1
+/// each), `waves_cleared`, `boss_health` (0 until it is up), `boss_skulls` (skull locations
+/// The Monstrosity can still cover), `lost`, `won`.
+pub const FEATURES: [&str; 14] = [
+    "health",
+    "mana",
+    "damage",
+    "speed",
+    "villagers",
+    "markers_free",
+    "monsters",
+    "monster_health",
+    "monster_threat",
+    "waves_cleared",
+    "boss_health",
+    "boss_skulls",
+    "lost",
+    "won",
+];
+
+/// Metric names (issue 12): waves cleared, villagers fled (all flights), Boss markers placed,
+/// the hero's health left, monsters killed, the boss's health left (its card value if it never
+/// came out), wave restarts used.
+pub const METRICS: [&str; 7] = [
+    "waves_cleared",
+    "villagers_fled",
+    "boss_markers_placed",
+    "hero_health_left",
+    "monsters_killed",
+    "boss_health_left",
+    "wave_restarts",
+];
+
+impl fmt::Display for Buried {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&position::render(self))
+    }
+}
+
+impl Game for Buried {
+    type Action = BuriedAction;
+    type Setup = BuriedSetup;
+    const NAME: &'static str = "buried";
+    /// [`state::MAX_TURNS`] turns of at most 12 placements, each with up to 3 symbols whose
+    /// options take up to 7 decisions and a Move of up to 9 steps, plus the enemies' decisions
+    /// (ties, flights, corners, victims, pushes) for 12 dice and the boss.
+    const MAX_DECISIONS: u32 = state::MAX_TURNS as u32 * (12 * 3 * 16 + 12 * 10 + 20);
+
+    fn axes() -> &'static [Axis] {
+        &AXES
+    }
+    fn resolve_setup(values: &SetupValues) -> Result<BuriedSetup, SetupError> {
+        BuriedSetup::resolve(values)
+    }
+    fn axis_names(setup: &BuriedSetup, axis: &str) -> Vec<String> {
+        let c = setup.content;
+        let mut v = match axis {
+            "hero" => c.hero_names(),
+            "boss" => c.bosses.iter().map(|b| b.name.clone()).collect(),
+            "camps" => c.camp_names(),
+            _ => return Vec::new(),
+        };
+        v.insert(0, "random".into());
+        v
+    }
+    fn new_game(setup: &BuriedSetup, rng: &mut GameRng) -> Self {
+        Buried::setup(setup, rng)
+    }
+    #[inline]
+    fn legal_actions(&self, out: &mut Vec<BuriedAction>) {
+        self.legal(out);
+    }
+    #[inline]
+    fn apply_traced<T: Tracer>(&mut self, action: BuriedAction, rng: &mut GameRng, trace: &mut T) {
+        self.play(action, rng, trace);
+    }
+    #[inline]
+    fn outcome(&self) -> Option<Outcome> {
+        match self.result {
+            0 => None,
+            1 => Some(Outcome::Won),
+            r => Some(Outcome::Lost(r - 2)),
+        }
+    }
+    fn loss_causes() -> &'static [&'static str] {
+        &LOSS_CAUSES
+    }
+    fn feature_names() -> &'static [&'static str] {
+        &FEATURES
+    }
+    fn features(&self, out: &mut [f64]) {
+        self.feature_values(out);
+    }
+    fn metric_names() -> &'static [&'static str] {
+        &METRICS
+    }
+    fn metrics(&self, out: &mut [i64]) {
+        out[0] = self.tally.waves as i64;
+        out[1] = self.tally.fled as i64;
+        out[2] = self.tally.markers as i64;
+        out[3] = self.stats[0] as i64;
+        out[4] = self.tally.killed as i64;
+        out[5] = if self.boss_up {
+            self.boss_stats[0] as i64
+        } else {
+            self.content.0.bosses[self.boss as usize].stats[0] as i64
+        };
+        out[6] = self.retries_used as i64;
+    }
+    fn turns(&self) -> u32 {
+        self.turn as u32
+    }
+    // `determinize` keeps the default: the only hidden draw (the order and side of the wave-3
+    // camp pair) happens in `apply` from the chance generator, so a search samples it itself.
+    fn plan_step(&self, a: BuriedAction) -> PlanStep {
+        match a {
+            BuriedAction::Place(_) => PlanStep::Prefix(0),
+            BuriedAction::Gain
+            | BuriedAction::Attack(_)
+            | BuriedAction::Move
+            | BuriedAction::Skill(_)
+            | BuriedAction::Rally => PlanStep::Finish(0),
+            _ => PlanStep::Single,
+        }
+    }
+    fn action_text(&self, a: BuriedAction) -> String {
+        self.describe(a)
+    }
+    fn to_position(&self) -> String {
+        position::write(self)
+    }
+    fn from_position(text: &str) -> Result<Self, PositionError> {
+        position::parse(text)
+    }
+}
