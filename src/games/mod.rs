@@ -3,6 +3,7 @@
 //! Nothing else in the crate lists the games: the CLI, the lab, the benchmarks and the
 //! conformance tests all go through [`GameKind`] and [`with_game!`](crate::with_game).
 
+pub mod beyond;
 pub mod race;
 pub mod rift;
 
@@ -11,16 +12,19 @@ pub mod rift;
 pub enum GameKind {
     /// Bury Me in the Rift (`rift`).
     Rift,
+    /// Beyond the Rift: A Perdition's Mouth Card Game (`beyond`).
+    Beyond,
 }
 
 impl GameKind {
     /// All games, in listing order.
-    pub const ALL: &'static [GameKind] = &[GameKind::Rift];
+    pub const ALL: &'static [GameKind] = &[GameKind::Rift, GameKind::Beyond];
 
     /// The name users type.
     pub const fn name(self) -> &'static str {
         match self {
             GameKind::Rift => "rift",
+            GameKind::Beyond => "beyond",
         }
     }
 
@@ -28,6 +32,7 @@ impl GameKind {
     pub const fn title(self) -> &'static str {
         match self {
             GameKind::Rift => "Bury Me in the Rift",
+            GameKind::Beyond => "Beyond the Rift: A Perdition's Mouth Card Game",
         }
     }
 
@@ -60,6 +65,10 @@ macro_rules! with_game {
         match $kind {
             $crate::games::GameKind::Rift => {
                 type $G = $crate::games::rift::Rift;
+                $body
+            }
+            $crate::games::GameKind::Beyond => {
+                type $G = $crate::games::beyond::Beyond;
                 $body
             }
         }
