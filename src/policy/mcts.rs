@@ -29,6 +29,9 @@ pub struct MctsConfig {
     pub rollout: Rollout,
     /// The most player decisions one rollout plays before it is cut off and scored, `>= 1`.
     pub rollout_depth: u32,
+    /// Search the true state without [`Game::determinize`] (strategy key `see_hidden = true`):
+    /// a cheating search that sees hidden deck orders, for reports of the upper bound only.
+    pub see_hidden: bool,
 }
 
 /// The value in `[0, 1]` of a rollout cut off before the end: the logistic
@@ -189,7 +192,9 @@ impl<G: Game> MctsPolicy<G> {
     /// One iteration from `root`: determinize, descend, expand, roll out, back up.
     fn iterate(&mut self, root: &G, search: &mut GameRng) {
         let mut s = *root;
-        s.determinize(search);
+        if !self.config.see_hidden {
+            s.determinize(search);
+        }
         // Equal states have equal scores, so the root's is computed once while determinization
         // changes nothing.
         let root_score = if s == *root {
@@ -357,6 +362,7 @@ mod tests {
             exploration: 1.0,
             rollout,
             rollout_depth: 10,
+            see_hidden: false,
         };
         MctsPolicy::new(config, weights)
     }

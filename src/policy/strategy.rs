@@ -14,6 +14,8 @@
 //! exploration = 1.0        # mcts: UCB1 constant, a finite number >= 0
 //! rollout = "greedy"       # mcts: "random" | "greedy"
 //! rollout_depth = 6        # mcts: player decisions per rollout before the cut-off, >= 1
+//! # see_hidden = true      # mcts, optional (default false): skip determinization and search
+//! #                        # the true hidden state — a cheating upper bound, never a player
 //! # samples = 16           # greedy: chance samples per candidate, 1..=10000
 //!
 //! [weights.race]           # greedy, mcts: feature name -> weight, per game (Game::NAME)
@@ -21,8 +23,8 @@
 //! ```
 //!
 //! `random` takes only `kind`; `greedy` takes `kind`, `samples`, `weights`; `mcts` takes
-//! `kind`, `iterations`, `exploration`, `rollout`, `rollout_depth`, `weights`. Every key of the
-//! kind is required and no other key is accepted. Weight tables are checked against the
+//! `kind`, `iterations`, `exploration`, `rollout`, `rollout_depth`, `weights` and optionally
+//! `see_hidden`. Every other key of the kind is required and no other key is accepted. Weight tables are checked against the
 //! game's features when the strategy is built for a game, and that game's table must exist
 //! (it may be empty).
 
@@ -122,7 +124,11 @@ const MCTS_KEYS: &[&str] = &[
     "rollout",
     "rollout_depth",
     "weights",
+    "see_hidden",
 ];
+
+/// Keys a kind takes but does not require.
+const OPTIONAL_KEYS: &[&str] = &["see_hidden"];
 
 impl Strategy {
     /// Reads and validates the strategy in `text`, named `name`; `origin` says where the text
@@ -171,7 +177,7 @@ impl Strategy {
             }));
         }
         for key in keys {
-            if !table.contains_key(*key) {
+            if !table.contains_key(*key) && !OPTIONAL_KEYS.contains(key) {
                 return Err(r.error(StrategyErrorKind::MissingKey {
                     key: key.to_string(),
                     needed_by: format!("kind \"{kind_name}\""),
@@ -200,6 +206,11 @@ impl Strategy {
                         u32::MAX,
                         "an integer in 1..=4294967295",
                     )?,
+                    see_hidden: match table.get("see_hidden") {
+                        None => false,
+                        Some(Value::Boolean(b)) => *b,
+                        Some(v) => return Err(r.wrong_type("see_hidden", "true or false", v)),
+                    },
                 },
                 weights: r.weights()?,
             },

@@ -563,8 +563,13 @@ impl Beyond {
             }
         }
         if !self.engaged(h) {
-            for t in 0..self.terrain.len() {
-                for p in 1..=pts {
+            // Amounts that can never open (at most the value) or that spend more than any
+            // Response card could need are dominated and not offered (CONTENT.md, "Spending on
+            // terrain").
+            let max_resp = c.response.iter().map(|r| r.value).max().unwrap_or(0);
+            for (t, &tk) in self.terrain.as_slice().iter().enumerate() {
+                let value = self.per(c.terrain[tk as usize].points);
+                for p in value.saturating_add(1)..=pts.min(value.saturating_add(1 + max_resp)) {
                     out.push(BeyondAction::OpenTerrain {
                         hero: hu,
                         terrain: t as u8,
