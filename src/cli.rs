@@ -8,11 +8,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use clap::{CommandFactory, Parser, Subcommand};
 use sololab::lab::{
-    self, ErrorKind, Experiment, MAX_GAMES_PER_CELL, MAX_SEED, MAX_THREADS, Plan, PolicyFactory,
-    Progress, RunOptions,
+    self, ErrorKind, Experiment, GamesCsv, MAX_GAMES_PER_CELL, MAX_SEED, MAX_THREADS, Plan,
+    PolicyFactory, Progress, ReportDir, ReportError, RunError, RunOptions,
 };
 use sololab::policy::{Strategy, StrategyError, StrategyErrorKind, strategy_names};
 use sololab::{AxisKind, Game, GameKind, Stream, stream_rng, with_game};
@@ -27,7 +27,7 @@ const RESULTS_DIR: &str = "results";
 /// sololab: a headless simulation and balancing lab for solo tabletop games whose opponent is
 /// written into the rules.
 #[derive(Parser, Debug)]
-#[command(name = "sololab", version, about)]
+#[command(name = "sololab", version = concat!(env!("CARGO_PKG_VERSION"), " (commit ", env!("SOLOLAB_BUILD_COMMIT"), ")"), about)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -107,7 +107,7 @@ struct BenchArgs {
 #[derive(clap::Args, Debug)]
 struct RunArgs {
     /// An experiment file, or the name of one in experiments/.
-    experiment: String,
+    experiment: PathBuf,
     /// Games per cell, at most 10^12 (overrides the file).
     #[arg(long, allow_negative_numbers = true,
           value_parser = games_arg)]
@@ -258,25 +258,54 @@ fn run_typed<G: Game>(experiment: Experiment, args: &RunArgs) -> Result<()> {
         .out
         .clone()
         .unwrap_or_else(|| Path::new(RESULTS_DIR).join(&plan.experiment.name));
-    if out.exists() && !out.is_dir() {
-        bail!("{}: the report folder is a file", out.display());
-    }
     let options = RunOptions {
         threads: args.threads as usize,
         raw: args.raw,
     };
-    let report = if args.quiet {
-        lab::run_experiment(&plan, &options)
+    // A signal (Ctrl-C, kill) removes what the run created and leaves the previous report.
+    handle_signals()?;
+    // Every path the run writes is checked (and the folder locked) before the first game.
+    let mut dir = ReportDir::open(&out, &lab::report_files(args.raw))?;
+    let progress: Box<dyn Progress> = if args.quiet {
+        Box::new(lab::NoProgress)
     } else if std::io::stderr().is_terminal() {
-        lab::run_experiment_with_progress(&plan, &options, &Bar::new(plan.total_games()))
+        Box::new(Bar::new(plan.total_games()))
     } else {
-        lab::run_experiment_with_progress(&plan, &options, &Lines::new())
+        Box::new(Lines::new())
     };
-    let written = lab::write_report(&report, &out, git_commit().as_deref())?;
+    let report = if args.raw {
+        let file = dir.create("games.csv")?;
+        let shown = file.path().to_path_buf();
+        let cannot_write = |e: std::io::Error| ReportError::Write {
+            path: shown.clone(),
+            source: e,
+        };
+        let mut csv = GamesCsv::new(file, &lab::blank_report(&plan)).map_err(cannot_write)?;
+        let report = lab::try_run_experiment(&plan, &options, progress.as_ref(), &mut csv)
+            .map_err(|e| match e {
+                RunError::Rows(e) => anyhow::Error::new(cannot_write(e)),
+                e => anyhow::Error::new(e),
+            })?;
+        csv.finish().map_err(cannot_write)?.finish()?;
+        report
+    } else {
+        lab::try_run_experiment(&plan, &options, progress.as_ref(), &mut Vec::new())?
+    };
+    let written = lab::commit_report(&report, dir)?;
+    // The report is written: a closed or full standard output no longer makes this an error.
+    let table = report.table();
     let mut stdout = std::io::stdout().lock();
-    writeln!(stdout, "{}", report.table())?;
+    if let Err(e) = stdout.write_all(table.as_bytes()).and_then(|()| stdout.flush())
+        && e.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        warn(&format!(
+            "sololab: warning: cannot write the table to standard output: {e} (the report is \
+             written in {})",
+            out.display()
+        ));
+    }
     if !args.quiet {
-        eprintln!(
+        warn(&format!(
             "{} games in {:.2} s ({:.0} games/s, {} threads); wrote {}",
             report.total_games(),
             report.wall_s,
@@ -287,20 +316,36 @@ fn run_typed<G: Game>(experiment: Experiment, args: &RunArgs) -> Result<()> {
                 .map(|p| p.display().to_string())
                 .collect::<Vec<_>>()
                 .join(", ")
-        );
+        ));
     }
     Ok(())
 }
 
-/// The source's git commit, when `git` can tell.
-fn git_commit() -> Option<String> {
-    let out = std::process::Command::new("git")
-        .args(["rev-parse", "HEAD"])
-        .stderr(std::process::Stdio::null())
-        .output()
-        .ok()?;
-    let commit = String::from_utf8(out.stdout).ok()?.trim().to_string();
-    (out.status.success() && !commit.is_empty()).then_some(commit)
+/// Prints `line` on stderr; a closed stderr is ignored (nothing else can be done).
+fn warn(line: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
+}
+
+/// Starts a thread that, on SIGINT, SIGTERM or SIGHUP, removes what the open report folders
+/// created ([`lab::abandon_reports`]) and ends the process with status 128 + the signal.
+fn handle_signals() -> Result<()> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])
+        .context("cannot install the signal handlers")?;
+    std::thread::Builder::new()
+        .name("sololab-signals".into())
+        .stack_size(256 * 1024)
+        .spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                lab::abandon_reports();
+                warn(&format!(
+                    "sololab: interrupted by signal {signal}; the report folder is as it was"
+                ));
+                std::process::exit(128 + signal);
+            }
+        })
+        .context("cannot start the signal handler thread")?;
+    Ok(())
 }
 
 /// An indicatif bar (games, games per second, ETA) for a terminal.
@@ -362,17 +407,27 @@ impl Progress for Lines {
         }
         *last = Instant::now();
         let elapsed = self.start.elapsed().as_secs_f64();
-        let rate = done as f64 / elapsed.max(1e-9);
-        let eta = if rate > 0.0 {
-            (total - done) as f64 / rate
-        } else {
-            f64::INFINITY
-        };
-        eprintln!(
-            "{done}/{total} games ({:.0}%), {rate:.0} games/s, ETA {eta:.0} s",
-            100.0 * done as f64 / total.max(1) as f64
-        );
+        warn(&progress_line(done, total, elapsed));
     }
+}
+
+/// One progress line: games done, percent, games per second and the time left, which is
+/// `unknown` until a game has finished (never an infinite or undefined number).
+pub fn progress_line(done: u64, total: u64, elapsed_s: f64) -> String {
+    let rate = if elapsed_s > 0.0 {
+        done as f64 / elapsed_s
+    } else {
+        0.0
+    };
+    let eta = if rate > 0.0 && rate.is_finite() {
+        format!("{:.0} s", total.saturating_sub(done) as f64 / rate)
+    } else {
+        "unknown".to_string()
+    };
+    format!(
+        "{done}/{total} games ({:.0}%), {rate:.0} games/s, ETA {eta}",
+        100.0 * done as f64 / total.max(1) as f64
+    )
 }
 
 fn play_command(args: &PlayArgs) -> Result<()> {
@@ -387,7 +442,7 @@ fn play_typed<G: Game>(args: &PlayArgs) -> Result<()> {
         Some(file) => {
             let text = std::fs::read_to_string(file)
                 .with_context(|| format!("{}: cannot read", file.display()))?;
-            G::from_position(&text).map_err(|e| match e.line {
+            G::from_position(sololab::input::strip_bom(&text)).map_err(|e| match e.line {
                 0 => anyhow::anyhow!("{}: {}", file.display(), e.message),
                 line => anyhow::anyhow!("{}:{line}: {}", file.display(), e.message),
             })?
@@ -408,7 +463,9 @@ fn play_typed<G: Game>(args: &PlayArgs) -> Result<()> {
         }
     });
     match failed {
-        Some(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        Some(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(anyhow::anyhow!("cannot write to standard output: {e}"))
+        }
         _ => Ok(()),
     }
 }
@@ -453,7 +510,7 @@ fn list_command(what: &ListWhat) -> Result<()> {
             out = with_game!(kind, G => axes_text::<G>());
         }
     }
-    std::io::stdout().lock().write_all(out.as_bytes())?;
+    print_out(&out)?;
     Ok(())
 }
 
@@ -486,7 +543,23 @@ fn axes_text<G: Game>() -> String {
     let mut out = String::new();
     for axis in G::axes() {
         let values = match &axis.kind {
-            AxisKind::Int { min, max } => format!("integer {min}..={max}"),
+            AxisKind::Int { min, max } => {
+                let names = defaults
+                    .as_ref()
+                    .map(|s| G::axis_names(s, axis.name))
+                    .unwrap_or_default();
+                match (names.first(), names.last()) {
+                    (Some(first), Some(last)) if names.len() > 1 => format!(
+                        "integer {first}..={last} with the default setup (at most \
+                         {min}..={max} with other content)"
+                    ),
+                    (Some(only), _) => format!(
+                        "integer {only} with the default setup (at most {min}..={max} with \
+                         other content)"
+                    ),
+                    _ => format!("integer {min}..={max}"),
+                }
+            }
             AxisKind::Bool => "true | false".to_string(),
             AxisKind::Name => {
                 let names = defaults
@@ -511,19 +584,21 @@ fn axes_text<G: Game>() -> String {
 
 fn bench_command(args: &BenchArgs) -> Result<()> {
     let dir = Path::new(STRATEGIES_DIR);
-    let mut stdout = std::io::stdout().lock();
     if args.list_workloads {
-        for w in lab::default_workloads() {
-            writeln!(stdout, "{w}")?;
-        }
-        return Ok(());
+        let list: String = lab::default_workloads()
+            .iter()
+            .map(|w| format!("{w}\n"))
+            .collect();
+        return print_out(&list);
     }
     if let Some(text) = &args.workload {
         let workload: lab::Workload = text.parse().map_err(anyhow::Error::msg)?;
         let answer = lab::run_workload(&workload, dir)
             .map_err(|e| anyhow::anyhow!("workload {workload}: {e}"))?;
-        writeln!(stdout, "{workload} {answer} wall_s={:.3}", answer.wall_s)?;
-        return Ok(());
+        return print_out(&format!(
+            "{workload} {answer} wall_s={:.3}\n",
+            answer.wall_s
+        ));
     }
     let kinds = if args.game.is_empty() {
         GameKind::ALL.to_vec()
@@ -567,9 +642,20 @@ fn bench_command(args: &BenchArgs) -> Result<()> {
         eprint!("\r\x1b[K");
     }
     if args.csv {
-        write!(stdout, "{}", lab::bench_csv(&rows))?;
+        print_out(&lab::bench_csv(&rows))
     } else {
-        write!(stdout, "{}", lab::bench_table(&rows))?;
+        print_out(&lab::bench_table(&rows))
     }
-    Ok(())
+}
+
+/// Writes `text` on standard output. A reader that went away (`| head`) is not an error; any
+/// other failure is one that says it is about standard output.
+fn print_out(text: &str) -> Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(anyhow::anyhow!("cannot write to standard output: {e}"))
+        }
+        _ => Ok(()),
+    }
 }

@@ -184,7 +184,9 @@ pub trait Game: Copy + Send + Sync + PartialEq + fmt::Debug + fmt::Display + 'st
     /// # Errors
     /// A one-line [`SetupError`] naming the axis and the valid values.
     fn resolve_setup(values: &SetupValues) -> Result<Self::Setup, SetupError>;
-    /// The valid values of a name axis (for error messages and `list axes`); empty otherwise.
+    /// The valid values of a name axis, or of an integer axis whose range depends on the
+    /// setup (rift's `game`: the content's campaign games), in order (for error messages and
+    /// `list axes`); empty otherwise.
     fn axis_names(setup: &Self::Setup, axis: &str) -> Vec<String>;
 
     /// Deals, shuffles and places a new game; every draw comes from `rng` (the setup stream).

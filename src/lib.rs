@@ -5,7 +5,9 @@
 //! (experiment, strategy and content files, reports, the CLI) return errors. See
 //! `ARCHITECTURE.md` for the map of the code and its invariants.
 
+pub mod content;
 pub mod game;
+pub mod input;
 pub mod games;
 pub mod lab;
 pub mod policy;

@@ -267,7 +267,7 @@ fn failed_and_interrupted_runs_keep_the_previous_report() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
-    assert_eq!(names, ["run.toml", "summary.csv"]);
+    assert_eq!(names, [".sololab-report", "run.toml", "summary.csv"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -613,7 +613,11 @@ fn command_line_errors_are_one_line() {
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(
         stdout(&o),
-        format!("sololab {}\n", env!("CARGO_PKG_VERSION"))
+        format!(
+            "sololab {} (commit {})\n",
+            env!("CARGO_PKG_VERSION"),
+            sololab::lab::BUILD_COMMIT
+        )
     );
 }
 

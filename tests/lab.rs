@@ -222,14 +222,16 @@ fn plan_errors_name_the_value_and_where_it_is() {
 
 #[test]
 fn a_failed_write_keeps_the_previous_report() {
-    let dir = temp_dir("failed-write");
+    let base = temp_dir("failed-write");
+    let dir = base.join("report");
     let first = run(&experiment("\"walk\"", 10, 1, SWEEP), 1, false);
-    lab::write_report(&first, &dir, Some("abc")).unwrap();
+    lab::write_report(&first, &dir).unwrap();
     let before = std::fs::read_to_string(dir.join("summary.csv")).unwrap();
     assert_eq!(before, first.summary_csv());
     let toml = std::fs::read_to_string(dir.join("run.toml")).unwrap();
     assert!(
-        toml.contains("commit = \"abc\"") && toml.contains("threads = 1"),
+        toml.contains(&format!("commit = \"{}\"", lab::BUILD_COMMIT))
+            && toml.contains("threads = 1"),
         "{toml}"
     );
     assert!(
@@ -237,30 +239,37 @@ fn a_failed_write_keeps_the_previous_report() {
         "{toml}"
     );
 
-    // A second run whose games.csv cannot be written (a folder sits on its temporary file).
+    // A second run whose games.csv cannot be written (a folder sits where it goes in the
+    // staging folder): the error names games.csv, the previous report is whole, no debris.
     let second = run(&experiment("\"coin\"", 10, 2, SWEEP), 1, true);
-    let blocker = lab::temp_path(&dir.join("games.csv"));
-    std::fs::create_dir(&blocker).unwrap();
-    let err = lab::write_report(&second, &dir, None).unwrap_err();
+    let mut open = lab::ReportDir::open(&dir, &lab::report_files(true)).unwrap();
+    open.write("summary.csv", &second.summary_csv()).unwrap();
+    let staging: Vec<PathBuf> = std::fs::read_dir(dir.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().contains(".sololab-"))
+        .collect();
+    assert_eq!(staging.len(), 1, "{staging:?}");
+    std::fs::create_dir(staging[0].join("games.csv")).unwrap();
+    let err = lab::commit_report(&second, open).unwrap_err();
     assert!(err.to_string().contains("games.csv"), "{err}");
     assert_eq!(
         std::fs::read_to_string(dir.join("summary.csv")).unwrap(),
         before
     );
-    assert!(!lab::temp_path(&dir.join("summary.csv")).exists());
+    assert!(!staging[0].exists(), "the staging folder is removed");
     assert!(!dir.join("games.csv").exists());
 
-    std::fs::remove_dir(&blocker).unwrap();
-    lab::write_report(&second, &dir, None).unwrap();
+    lab::write_report(&second, &dir).unwrap();
     assert_eq!(
         std::fs::read_to_string(dir.join("summary.csv")).unwrap(),
         second.summary_csv()
     );
     assert!(dir.join("games.csv").exists());
-    // A run without --raw removes the games.csv of the run before.
-    lab::write_report(&first, &dir, None).unwrap();
+    // A run without --raw replaces the whole report: no games.csv of the run before.
+    lab::write_report(&first, &dir).unwrap();
     assert!(!dir.join("games.csv").exists());
-    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(&base).unwrap();
 }
 
 #[test]
@@ -457,7 +466,7 @@ fn run_toml_records_each_strategy_with_its_origin_and_definition() {
         _ => lab::strategy_source::<Race>(name, &dir),
     })
     .unwrap();
-    let toml = lab::run_experiment(&plan, &RunOptions::default()).run_toml(None);
+    let toml = lab::run_experiment(&plan, &RunOptions::default()).run_toml();
     let greedy = format!(
         "[strategies.greedy]\norigin = \"{}\"\nkind = \"greedy\"\nsamples = 2\n\n\
          [strategies.greedy.weights.race]\nposition = 0.5\n",
@@ -491,7 +500,7 @@ fn a_report_error_names_the_os_error_once() {
     let file = dir.join("file");
     std::fs::write(&file, "").unwrap();
     let report = run(&experiment("\"walk\"", 2, 1, ""), 1, false);
-    let err = lab::write_report(&report, &file.join("out"), None).unwrap_err();
+    let err = lab::write_report(&report, &file.join("out")).unwrap_err();
     let text = format!("{:#}", anyhow::Error::new(err));
     assert_eq!(text.matches("(os error").count(), 1, "{text}");
     assert!(text.starts_with(&format!("{}: cannot create", file.join("out").display())));

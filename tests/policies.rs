@@ -1,7 +1,8 @@
 //! Policies and strategy files: every shipped strategy plays every game legally to the end,
-//! the searching policies beat random by a measured margin, MCTS never depends on the game's
-//! chance stream, strategy-file errors are one line naming the file and the key, and no
-//! policy allocates per decision once warm.
+//! the searching policies beat random by a measured margin, an MCTS choice is a function of the
+//! state and the policy stream it is handed (that the runner hands it the policy stream, not the
+//! chance stream, is checked in `tests/streams.rs`), strategy-file errors are one line naming
+//! the file and the key, and no policy allocates per decision once warm.
 //!
 //! Set `SOLOLAB_SLOW_TESTS=1` to play five times as many games.
 
@@ -163,7 +164,7 @@ fn policies_play_every_game<G: Game>(setup: G::Setup) {
             StrategyKind::Mcts { .. } => 20,
             _ => 200,
         } * slow_factor();
-        let (mut wins, mut decisions) = (0u64, 0u64);
+        let (mut wins, mut decisions, mut played) = (0u64, 0u64, 0u64);
         for index in 0..games {
             let (outcome, n) = play::<G>(&setup, policy.as_mut(), name, 41, index, &mut legal);
             if let Outcome::Lost(cause) = outcome {
@@ -172,14 +173,17 @@ fn policies_play_every_game<G: Game>(setup: G::Setup) {
                     "{name}: cause {cause}"
                 );
             }
+            // A game over before any decision would check no choice of the policy.
+            assert!(
+                n >= 1,
+                "{name} on {}: game {index} had no decision",
+                G::NAME
+            );
             wins += u64::from(outcome.is_win());
             decisions += u64::from(n);
+            played += 1;
         }
-        assert!(
-            decisions >= games,
-            "{name} on {}: {decisions} decisions in {games} games",
-            G::NAME
-        );
+        assert_eq!(played, games, "{name} on {}", G::NAME);
         eprintln!(
             "{} {name}: {wins}/{games} won, {:.2} decisions per game",
             G::NAME,
@@ -237,13 +241,51 @@ fn greedy_and_mcts_beat_random_on_race() {
 // ---------------------------------------------------------------------------------------------
 // MCTS and the seed streams.
 
+/// Checks, in `state`, that `policy`'s choice is a function of the state and the policy
+/// generator: two calls with clones of `rng` agree and consume it alike, a freshly built policy
+/// agrees, and the search draws from the generator it is handed (it advances). Returns the
+/// choice.
+fn check_choice<G: Game>(
+    policy: &mut dyn Policy<G>,
+    fresh: &mut dyn Policy<G>,
+    state: &G,
+    legal: &[G::Action],
+    rng: &GameRng,
+    what: &str,
+) -> G::Action {
+    let (mut rng_a, mut rng_b, mut rng_c) = (rng.clone(), rng.clone(), rng.clone());
+    let a = policy.choose(state, legal, &mut rng_a);
+    assert!(legal.contains(&a), "{what}: {a:?} not legal");
+    assert_ne!(
+        &rng_a, rng,
+        "{what}: the search drew nothing from the policy stream it was handed"
+    );
+    let b = policy.choose(state, legal, &mut rng_b);
+    assert_eq!(
+        a, b,
+        "{what}: the same state and policy stream gave another choice"
+    );
+    assert_eq!(
+        rng_a, rng_b,
+        "{what}: the policy stream was consumed differently"
+    );
+    assert_eq!(
+        fresh.choose(state, legal, &mut rng_c),
+        a,
+        "{what}: a freshly built policy chose otherwise (state kept between choices)"
+    );
+    a
+}
+
 #[test]
-fn mcts_choice_ignores_the_chance_stream_and_repeats_with_the_same_policy_rng() {
+fn mcts_choice_is_a_function_of_the_state_and_the_policy_stream_on_race() {
     let strategy = Strategy::named("mcts-200", &strategies_dir()).unwrap();
     let mut policy = strategy.build::<Race>().unwrap();
+    let mut fresh = strategy.build::<Race>().unwrap();
     let mut legal = Vec::new();
     let mut decisions = 0;
     let mut runs = 0;
+    let mut differs = 0;
     for index in 0..40u64 {
         let mut state = Race::new_game(&0, &mut stream_rng(9, index, Stream::Setup));
         let mut chance = stream_rng(9, index, Stream::Chance);
@@ -258,37 +300,28 @@ fn mcts_choice_ignores_the_chance_stream_and_repeats_with_the_same_policy_rng() 
             continue;
         }
         state.legal_actions(&mut legal);
-        let (mut rng_a, mut rng_b, mut rng_c) = (rng.clone(), rng.clone(), rng.clone());
-        let a = policy.choose(&state, &legal, &mut rng_a);
-        let mut advanced = chance.clone();
-        for _ in 0..1000 {
-            below(&mut advanced, 6);
-        }
-        assert_ne!(advanced, chance);
-        let b = policy.choose(&state, &legal, &mut rng_b);
-        assert_eq!(
-            a, b,
-            "game {index}: the choice changed after advancing the chance stream"
-        );
-        assert_eq!(
-            rng_a, rng_b,
-            "game {index}: the policy stream was consumed differently"
-        );
-        // A freshly built policy with the same policy rng makes the same choice.
-        let mut fresh = strategy.build::<Race>().unwrap();
-        assert_eq!(fresh.choose(&state, &legal, &mut rng_c), a, "game {index}");
+        let what = format!("race game {index}");
+        let a = check_choice(policy.as_mut(), fresh.as_mut(), &state, &legal, &rng, &what);
+        // Another policy stream may change a close choice: the search's chance comes from it.
+        let other = stream_rng(1009, index, Stream::Policy);
+        differs += usize::from(policy.choose(&state, &legal, &mut other.clone()) != a);
         decisions += 1;
         runs += usize::from(a == RaceAction::Run);
     }
     assert!(decisions >= 30, "{decisions}");
     // Not a constant answer: from these positions MCTS both walks and runs.
     assert!(runs > 0 && runs < decisions, "{runs} runs of {decisions}");
+    assert!(
+        differs > 0,
+        "no choice of {decisions} changed with the policy stream: the search ignores it"
+    );
 }
 
 #[test]
-fn mcts_choice_on_the_rift_ignores_the_chance_stream() {
+fn mcts_choice_is_a_function_of_the_state_and_the_policy_stream_on_the_rift() {
     let strategy = Strategy::named("mcts-200", &strategies_dir()).unwrap();
     let mut policy = strategy.build::<Rift>().unwrap();
+    let mut fresh = strategy.build::<Rift>().unwrap();
     let setup = RiftSetup::default_setup();
     let mut legal = Vec::new();
     let mut decisions = 0;
@@ -299,9 +332,10 @@ fn mcts_choice_on_the_rift_ignores_the_chance_stream() {
         // Random play to a decision 2 to 9 decisions in.
         for _ in 0..2 + index % 8 {
             state.legal_actions(&mut legal);
-            if legal.is_empty() {
-                break;
-            }
+            assert!(
+                !legal.is_empty(),
+                "game {index} ended within 9 random decisions"
+            );
             let action = legal[below(&mut rng, legal.len() as u32) as usize];
             state.apply(action, &mut chance);
         }
@@ -309,17 +343,8 @@ fn mcts_choice_on_the_rift_ignores_the_chance_stream() {
         if legal.len() < 2 {
             continue;
         }
-        let (mut rng_a, mut rng_b) = (rng.clone(), rng.clone());
-        let a = policy.choose(&state, &legal, &mut rng_a);
-        for _ in 0..1000 {
-            below(&mut chance, 6);
-        }
-        let b = policy.choose(&state, &legal, &mut rng_b);
-        assert_eq!(
-            a, b,
-            "game {index}: the choice changed after advancing the chance stream"
-        );
-        assert!(legal.contains(&a));
+        let what = format!("rift game {index}");
+        check_choice(policy.as_mut(), fresh.as_mut(), &state, &legal, &rng, &what);
         decisions += 1;
     }
     assert!(decisions >= 8, "{decisions}");

@@ -187,35 +187,34 @@ fn completed_goals_give_their_rewards_with_the_upgrade_as_a_decision() {
         .expect("an objective whose red goal a quiet won game meets");
     r.objectives = [easy as u8, u8::MAX];
     r.yellow = [false, false];
+    // The case needs game 1's left goal to reward an upgrade (CONTENT.md, Campaign card).
+    assert!(
+        left_reward.a != left_reward.b,
+        "game 1's left reward is an upgrade for one mech: {left_reward:?}"
+    );
     let mut rng = GameRng::from_seed_u64(4);
     r.apply(RiftAction::EndActions, &mut rng);
     assert_eq!(r.campaign.objectives_met, 1);
-    if left_reward.a || left_reward.b {
-        assert_eq!(
-            r.phase,
-            Phase::Reward,
-            "the player chooses which card slides"
-        );
-        let mut acts = Vec::new();
-        r.legal_actions(&mut acts);
-        let mech = if left_reward.a { 0 } else { 1 };
-        assert_eq!(
-            acts,
-            vec![
-                RiftAction::Upgrade { mech, pilot: false },
-                RiftAction::Upgrade { mech, pilot: true }
-            ]
-        );
-        r.apply(RiftAction::Upgrade { mech, pilot: true }, &mut rng);
-        assert_eq!(r.mechs[mech as usize].pilot_level, 1);
-        assert_eq!(r.campaign.upgrades, 1);
-    }
-    if left_reward.ruin {
-        assert_eq!(
-            r.ruins, 1,
-            "a returned ruin never exceeds the ruins setting (cap 1 here)"
-        );
-    }
+    assert_eq!(
+        r.phase,
+        Phase::Reward,
+        "the player chooses which card slides"
+    );
+    let mut acts = Vec::new();
+    r.legal_actions(&mut acts);
+    let mech = if left_reward.a { 0 } else { 1 };
+    assert_eq!(
+        acts,
+        vec![
+            RiftAction::Upgrade { mech, pilot: false },
+            RiftAction::Upgrade { mech, pilot: true }
+        ]
+    );
+    r.apply(RiftAction::Upgrade { mech, pilot: true }, &mut rng);
+    assert_eq!(r.mechs[mech as usize].pilot_level, 1);
+    assert_eq!(r.campaign.upgrades, 1);
+    // (The ruin cap of an R reward: tests/rift_cases.rs, an_r_reward_returns_...)
+    assert_eq!(r.ruins, 1, "no R reward here: the ruins stay as they were");
     while r.phase == Phase::Reward {
         let mut acts = Vec::new();
         r.legal_actions(&mut acts);
@@ -233,17 +232,17 @@ fn a_ruin_reward_returns_a_lost_ruin_up_to_the_setting() {
     );
     r.campaign.ruins_cap = 3;
     let c = r.content;
-    // Find a campaign game with a ruin reward on the left and play its last turn.
-    let Some(gi) = c
+    // Find a campaign game with a ruin reward and play its last turn.
+    let gi = c
         .campaign
         .iter()
         .position(|g| g.left_reward.ruin || g.right_reward.ruin)
-    else {
-        return;
-    };
-    if gi + 1 >= c.campaign.len() {
-        return;
-    }
+        .expect("the campaign card has an R reward");
+    assert!(
+        gi + 1 < c.campaign.len(),
+        "the first R reward is on the last game ({}), where nothing follows",
+        gi + 1
+    );
     r.campaign.game = gi as u8;
     let side = if c.campaign[gi].left_reward.ruin {
         0

@@ -15,7 +15,7 @@ use std::time::Instant;
 
 use super::experiment::{ErrorKind, Experiment, ExperimentError};
 use super::plan::{Plan, PolicyFactory};
-use super::runner::{RunOptions, play_game, run_experiment};
+use super::runner::{NoProgress, RunOptions, play_game, try_run_experiment};
 use crate::game::{
     Axis, Game, GameRng, Outcome, PlanStep, PositionError, SetupError, SetupValues, Stream, Tracer,
     below, stream_rng,
@@ -236,7 +236,8 @@ impl BenchRow {
 /// core). Strategies are looked up in `dir`, then among the shipped ones.
 ///
 /// # Errors
-/// When the strategy does not exist or does not build for the game.
+/// When the strategy does not exist or does not build for the game, or the worker threads
+/// cannot be started.
 ///
 /// # Panics
 /// When the two runs disagree on the number of wins (they play the same seeded games, so that
@@ -280,20 +281,23 @@ fn bench_typed<G: Game>(
     );
     let experiment = Experiment::parse(&text, "sololab bench")?;
     let plan = Plan::<G>::new(experiment, |name| policy_factory::<G>(name, dir))?;
-    let one = run_experiment(
-        &plan,
-        &RunOptions {
-            threads: 1,
-            raw: false,
-        },
-    );
-    let all = run_experiment(
-        &plan,
-        &RunOptions {
+    let measure = |threads: usize| {
+        let options = RunOptions {
             threads,
             raw: false,
-        },
-    );
+        };
+        try_run_experiment(&plan, &options, &NoProgress, &mut Vec::new()).map_err(|e| {
+            ExperimentError {
+                at: super::experiment::Location {
+                    path: "sololab bench".into(),
+                    line_column: None,
+                },
+                kind: ErrorKind::Invalid(e.to_string()),
+            }
+        })
+    };
+    let one = measure(1)?;
+    let all = measure(threads)?;
     let wins = |r: &super::report::Report| r.cells[0].totals.wins;
     assert_eq!(
         wins(&one),

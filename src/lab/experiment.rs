@@ -308,6 +308,7 @@ impl Experiment {
     /// assert!(err.to_string().starts_with("x.toml:2:1: unknown field `bogus`"));
     /// ```
     pub fn parse(text: &str, path: &str) -> Result<Experiment, ExperimentError> {
+        let text = crate::input::strip_bom(text);
         let mut exp = Experiment {
             name: String::new(),
             game: String::new(),
@@ -321,8 +322,18 @@ impl Experiment {
             spans: Spans::default(),
             games_flag: None,
         };
-        let raw: RawExperiment = toml::from_str(text)
-            .map_err(|e| exp.error(e.span(), ErrorKind::Toml(e.message().trim().to_string())))?;
+        if let Some((span, message)) = crate::input::integer_out_of_range(text) {
+            return Err(exp.error(Some(span), ErrorKind::Toml(message)));
+        }
+        let raw: RawExperiment = toml::from_str(text).map_err(|e| {
+            // serde names Rust types; say what the file needs.
+            let message = e
+                .message()
+                .trim()
+                .replace("expected i64", "expected an integer")
+                .replace("expected a sequence", "expected an array");
+            exp.error(e.span(), ErrorKind::Toml(message))
+        })?;
 
         let name = raw.name.get_ref();
         let name_ok = !name.is_empty()
@@ -635,11 +646,7 @@ impl Experiment {
     }
 
     fn line_column(&self, offset: usize) -> (usize, usize) {
-        let offset = offset.min(self.text.len());
-        let before = &self.text[..offset];
-        let line = before.matches('\n').count() + 1;
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-        (line, before[line_start..].chars().count() + 1)
+        crate::input::line_column(&self.text, offset)
     }
 
     /// The experiment as TOML in the file's own format: loads back with [`Experiment::parse`]
@@ -725,17 +732,20 @@ pub(crate) fn toml_stems(dir: &Path) -> Vec<String> {
 }
 
 /// Finds an experiment file: `arg` itself when it is a file or names one (contains a path
-/// separator or ends in `.toml`), else `dir/<arg>.toml`.
+/// separator or ends in `.toml`), else `dir/<arg>.toml`. `arg` may be any path, UTF-8 or not
+/// (messages show it lossily).
 ///
 /// # Errors
 /// [`ErrorKind::NoSuchExperiment`] listing the experiments in `dir`, [`ErrorKind::Io`]
 /// when `arg` looks like a path that does not exist, or [`ErrorKind::Invalid`] when it is a
 /// directory.
-pub fn find_experiment(arg: &str, dir: &Path) -> Result<PathBuf, ExperimentError> {
-    let as_path = PathBuf::from(arg);
+pub fn find_experiment(arg: impl AsRef<Path>, dir: &Path) -> Result<PathBuf, ExperimentError> {
+    let as_path = arg.as_ref().to_path_buf();
     if as_path.is_file() {
         return Ok(as_path);
     }
+    let shown = as_path.to_string_lossy().into_owned();
+    let arg = shown.as_str();
     let at_arg = |kind| ExperimentError {
         at: Location {
             path: arg.to_string(),
@@ -754,7 +764,9 @@ pub fn find_experiment(arg: &str, dir: &Path) -> Result<PathBuf, ExperimentError
         }
         return Err(at_arg(ErrorKind::Io("no such file".into())));
     }
-    let in_dir = dir.join(format!("{arg}.toml"));
+    let mut file_name = as_path.clone().into_os_string();
+    file_name.push(".toml");
+    let in_dir = dir.join(file_name);
     if in_dir.is_file() {
         return Ok(in_dir);
     }

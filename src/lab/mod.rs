@@ -3,7 +3,9 @@
 //!
 //! The flow is: [`Experiment::load`] (syntax and game-agnostic checks) → [`Plan::new`] (checked
 //! against one game's axes and setups and the strategies, expanded into cells) →
-//! [`run_experiment`] (rayon, integer totals) → [`Report`] → [`write_report`]. Everything that can
+//! [`ReportDir::open`] (the report folder checked and locked before the first game) →
+//! [`try_run_experiment`] (rayon, integer totals; `games.csv` streamed) → [`Report`] →
+//! [`commit_report`] (the folder replaced as a unit). Everything that can
 //! be wrong with the input is found before the first game is played, so bad input writes
 //! nothing. The API is generic over the [`Game`](crate::Game), so tests drive it with the
 //! [`Race`](crate::games::race::Race) fixture; the CLI picks the game through the registry.
@@ -13,6 +15,7 @@ mod experiment;
 mod plan;
 mod play;
 mod report;
+mod report_dir;
 mod runner;
 mod stats;
 
@@ -28,10 +31,12 @@ pub use experiment::{
 pub use plan::{Cell, Plan, PlanStrategy, PolicyFactory, StrategySource, strategy_source};
 pub use play::{play_traced, setup_from_pairs};
 pub use report::{
-    CellReport, GameRow, Report, ReportError, Totals, temp_path, write_atomically, write_report,
+    BUILD_COMMIT, CellReport, GameRow, GamesCsv, Report, ReportError, Totals, axis_column,
+    commit_report, fixed_columns, games_columns, report_files, summary_columns, write_report,
 };
+pub use report_dir::{LOCK, MARKER, RUN_TOML_HEADER, ReportDir, ReportFile, abandon_reports};
 pub use runner::{
-    MAX_THREADS, NoProgress, Progress, RunOptions, play_game, run_experiment,
-    run_experiment_with_progress,
+    MAX_THREADS, NoProgress, Progress, RAW_CHUNK, RowSink, RunError, RunOptions, blank_report,
+    play_game, run_experiment, run_experiment_with_progress, thread_pool, try_run_experiment,
 };
 pub use stats::{Z95, wilson};

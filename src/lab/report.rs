@@ -1,15 +1,18 @@
 //! Reports: the totals of a run, rendered as `summary.csv` (one row per cell), `games.csv` (one
-//! row per game, with `--raw`), `run.toml` (how the run was made) and a readable table, and
-//! written so that a failed or interrupted run never leaves a half-written file nor destroys the
-//! previous report.
+//! row per game, with `--raw`, streamed by [`GamesCsv`]), `run.toml` (how the run was made) and
+//! a readable table. Writing them goes through [`ReportDir`] (the report folder as a unit: a
+//! failed, interrupted or concurrent run never leaves a half-written or mixed report, nor
+//! destroys the previous one).
 //!
 //! Every number in `summary.csv` and `games.csv` comes from integer totals formatted with a fixed
 //! number of decimals, so the files are byte-identical whatever the thread count.
 
 use std::fmt;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::experiment::{Experiment, key, quote};
+use super::report_dir::{RUN_TOML_HEADER, ReportDir};
 use super::stats::{Z95, wilson};
 use crate::game::{AxisValue, Outcome};
 use crate::policy::{Rollout, Strategy, StrategyKind};
@@ -118,8 +121,12 @@ pub struct Report {
     pub metric_names: Vec<&'static str>,
     /// One entry per cell, in plan order.
     pub cells: Vec<CellReport>,
-    /// One row per game, sorted by cell and index, when the run kept them.
+    /// One row per game, sorted by cell and index, when the run kept them in memory
+    /// ([`run_experiment`](super::run_experiment) with `raw`; a streamed run leaves `None`).
     pub rows: Option<Vec<GameRow>>,
+    /// The most game rows the run held in memory at once (with `raw`: at most
+    /// [`RAW_CHUNK`](super::RAW_CHUNK) when streamed; 0 without `raw`).
+    pub buffered_rows: usize,
     /// Worker threads used (not part of the numbers).
     pub threads: usize,
     /// Wall-clock seconds of the run (not part of the numbers).
@@ -141,6 +148,166 @@ fn csv_string(rows: Vec<Vec<String>>) -> String {
         .expect("CSV of UTF-8 fields is UTF-8")
 }
 
+/// The commit sololab was built from, recorded in `run.toml`: the git commit hash at build
+/// time, with `-dirty` when tracked files had uncommitted changes, or `unknown` when the build
+/// was not in a git work tree (set by `build.rs`).
+pub const BUILD_COMMIT: &str = env!("SOLOLAB_BUILD_COMMIT");
+
+/// The fixed columns of `summary.csv` and `games.csv` for a game with these loss causes and
+/// metrics: the columns that are not sweep axes. No axis column may take one of these names
+/// ([`axis_column`]).
+pub fn fixed_columns(loss_causes: &[&str], metric_names: &[&str]) -> Vec<String> {
+    let mut fixed: Vec<String> = [
+        "experiment",
+        "game",
+        "strategy",
+        "games",
+        "wins",
+        "win_rate",
+        "ci_low",
+        "ci_high",
+        "mean_turns",
+        "cell",
+        "index",
+        "result",
+        "cause",
+        "turns",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    fixed.extend(loss_causes.iter().map(|c| format!("lost_{c}")));
+    fixed.extend(metric_names.iter().map(|m| format!("mean_{m}")));
+    fixed.extend(metric_names.iter().map(|m| m.to_string()));
+    fixed
+}
+
+/// The report column of sweep axis `axis`: its name, or `setup_<axis>` when the name is one of
+/// the `fixed` columns (rift's `game` axis, the campaign game, is `setup_game`, beside the
+/// `game` column that names the game).
+pub fn axis_column(axis: &str, fixed: &[String]) -> String {
+    if fixed.iter().any(|f| f == axis) {
+        format!("setup_{axis}")
+    } else {
+        axis.to_string()
+    }
+}
+
+fn axis_columns(axes: &[String], loss_causes: &[&str], metric_names: &[&str]) -> Vec<String> {
+    let fixed = fixed_columns(loss_causes, metric_names);
+    axes.iter().map(|a| axis_column(a, &fixed)).collect()
+}
+
+/// The header of `summary.csv` for these sweep axes, loss causes and metrics: `experiment,
+/// game, strategy`, the [axis columns](axis_column), `games, wins, win_rate, ci_low, ci_high,
+/// mean_turns`, `lost_<cause>` per cause, `mean_<metric>` per metric.
+pub fn summary_columns(axes: &[String], loss_causes: &[&str], metric_names: &[&str]) -> Vec<String> {
+    let mut h: Vec<String> = ["experiment", "game", "strategy"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    h.extend(axis_columns(axes, loss_causes, metric_names));
+    h.extend(
+        ["games", "wins", "win_rate", "ci_low", "ci_high", "mean_turns"]
+            .iter()
+            .map(|s| s.to_string()),
+    );
+    h.extend(loss_causes.iter().map(|c| format!("lost_{c}")));
+    h.extend(metric_names.iter().map(|m| format!("mean_{m}")));
+    h
+}
+
+/// The header of `games.csv`: `cell, strategy`, the [axis columns](axis_column), `index,
+/// result, cause, turns`, then each metric's name.
+pub fn games_columns(axes: &[String], loss_causes: &[&str], metric_names: &[&str]) -> Vec<String> {
+    let mut h: Vec<String> = vec!["cell".into(), "strategy".into()];
+    h.extend(axis_columns(axes, loss_causes, metric_names));
+    h.extend(
+        ["index", "result", "cause", "turns"]
+            .iter()
+            .map(|s| s.to_string()),
+    );
+    h.extend(metric_names.iter().map(|m| m.to_string()));
+    h
+}
+
+/// `games.csv` written as the rows come (the `--raw` report, streamed with bounded memory):
+/// the header of [`games_columns`], then per game its cell, strategy, the cell's axis values,
+/// `index` (the game's seed index), `result` (`won` or `lost`), `cause` (empty for a win),
+/// `turns` and each metric's value. Rows must be given in (cell, index) order.
+pub struct GamesCsv<W: Write> {
+    csv: csv::Writer<W>,
+    /// Per cell: `cell, strategy`, the axis values.
+    prefixes: Vec<Vec<String>>,
+    loss_causes: Vec<&'static str>,
+    record: Vec<String>,
+}
+
+impl<W: Write> GamesCsv<W> {
+    /// Starts `games.csv` on `out` for the cells and columns of `shape` (a report, whose
+    /// totals are not used: [`blank_report`](super::blank_report) before a run) and writes
+    /// the header.
+    ///
+    /// # Errors
+    /// When `out` fails.
+    pub fn new(out: W, shape: &Report) -> std::io::Result<GamesCsv<W>> {
+        let mut csv = csv::Writer::from_writer(out);
+        csv.write_record(games_columns(
+            &shape.axes,
+            &shape.loss_causes,
+            &shape.metric_names,
+        ))?;
+        let prefixes = shape
+            .cells
+            .iter()
+            .enumerate()
+            .map(|(c, cell)| {
+                let mut p = vec![c.to_string(), cell.strategy.clone()];
+                p.extend(cell.values.iter().map(|v| v.to_string()));
+                p
+            })
+            .collect();
+        Ok(GamesCsv {
+            csv,
+            prefixes,
+            loss_causes: shape.loss_causes.clone(),
+            record: Vec::new(),
+        })
+    }
+
+    /// Writes one row per game.
+    ///
+    /// # Errors
+    /// When the underlying writer fails.
+    pub fn write_rows(&mut self, rows: &[GameRow]) -> std::io::Result<()> {
+        for r in rows {
+            self.record.clear();
+            self.record.extend(self.prefixes[r.cell].iter().cloned());
+            let (result, cause) = match r.outcome {
+                Outcome::Won => ("won", ""),
+                Outcome::Lost(c) => ("lost", self.loss_causes[c as usize]),
+            };
+            self.record.extend([
+                r.index.to_string(),
+                result.into(),
+                cause.into(),
+                r.turns.to_string(),
+            ]);
+            self.record.extend(r.metrics.iter().map(|m| m.to_string()));
+            self.csv.write_record(&self.record)?;
+        }
+        Ok(())
+    }
+
+    /// Flushes and returns the writer.
+    ///
+    /// # Errors
+    /// When the final flush fails.
+    pub fn finish(self) -> std::io::Result<W> {
+        self.csv.into_inner().map_err(|e| e.into_error())
+    }
+}
+
 impl Report {
     /// Total games played.
     pub fn total_games(&self) -> u64 {
@@ -156,28 +323,15 @@ impl Report {
         }
     }
 
-    /// The header of `summary.csv`.
+    /// The report's column for each sweep axis, in order ([`axis_column`]: the axis's name,
+    /// or `setup_<axis>` where the name is a fixed column).
+    pub fn axis_columns(&self) -> Vec<String> {
+        axis_columns(&self.axes, &self.loss_causes, &self.metric_names)
+    }
+
+    /// The header of `summary.csv` ([`summary_columns`]).
     pub fn summary_header(&self) -> Vec<String> {
-        let mut h: Vec<String> = ["experiment", "game", "strategy"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
-        h.extend(self.axes.iter().cloned());
-        h.extend(
-            [
-                "games",
-                "wins",
-                "win_rate",
-                "ci_low",
-                "ci_high",
-                "mean_turns",
-            ]
-            .iter()
-            .map(|s| s.to_string()),
-        );
-        h.extend(self.loss_causes.iter().map(|c| format!("lost_{c}")));
-        h.extend(self.metric_names.iter().map(|m| format!("mean_{m}")));
-        h
+        summary_columns(&self.axes, &self.loss_causes, &self.metric_names)
     }
 
     /// The rows of `summary.csv` as strings (without the header).
@@ -215,54 +369,30 @@ impl Report {
         csv_string(rows)
     }
 
-    /// `games.csv`, when the run kept its games: `cell, strategy`, the axes, `index, result`
-    /// (`won` or `lost`), `cause` (empty for a win), `turns`, then each metric's value.
+    /// `games.csv`, when the run kept its games in memory (see [`GamesCsv`] for the
+    /// columns).
     pub fn games_csv(&self) -> Option<String> {
         let rows = self.rows.as_ref()?;
-        let mut header: Vec<String> = vec!["cell".into(), "strategy".into()];
-        header.extend(self.axes.iter().cloned());
-        header.extend(
-            ["index", "result", "cause", "turns"]
-                .iter()
-                .map(|s| s.to_string()),
-        );
-        header.extend(self.metric_names.iter().map(|m| m.to_string()));
-        let mut out = vec![header];
-        for r in rows {
-            let cell = &self.cells[r.cell];
-            let mut row = vec![r.cell.to_string(), cell.strategy.clone()];
-            row.extend(cell.values.iter().map(|v| v.to_string()));
-            let (result, cause) = match r.outcome {
-                Outcome::Won => ("won", ""),
-                Outcome::Lost(c) => ("lost", self.loss_causes[c as usize]),
-            };
-            row.extend([
-                r.index.to_string(),
-                result.into(),
-                cause.into(),
-                r.turns.to_string(),
-            ]);
-            row.extend(r.metrics.iter().map(|m| m.to_string()));
-            out.push(row);
-        }
-        Some(csv_string(out))
+        let mut csv = GamesCsv::new(Vec::new(), self).expect("writing to memory cannot fail");
+        csv.write_rows(rows).expect("writing to memory cannot fail");
+        let bytes = csv.finish().expect("writing to memory cannot fail");
+        Some(String::from_utf8(bytes).expect("CSV of UTF-8 fields is UTF-8"))
     }
 
-    /// `run.toml`: a `[run]` table (crate version, `commit` when known, threads, `wall_s`,
+    /// `run.toml`: a `[run]` table (crate version, the [`BUILD_COMMIT`] sololab was built from,
+    /// threads, `wall_s`,
     /// `games_per_s`, total games and cells), the experiment as run under `[experiment]` (with
     /// file names resolved), and under `[strategies.<name>]` each strategy's `origin` (its
     /// file, or `"built in"`) and full definition: `kind`, its parameters and its weights per
     /// game.
-    pub fn run_toml(&self, commit: Option<&str>) -> String {
-        let mut s = String::from(
-            "# How this report was made. [experiment] is the experiment as run and [strategies]\n\
+    pub fn run_toml(&self) -> String {
+        let mut s = format!(
+            "{RUN_TOML_HEADER}\n\
              # the strategies as loaded; with the version, summary.csv depends on them alone.\n\n\
-             [run]\n",
+             [run]\n"
         );
         s.push_str(&format!("version = {}\n", quote(env!("CARGO_PKG_VERSION"))));
-        if let Some(c) = commit {
-            s.push_str(&format!("commit = {}\n", quote(c)));
-        }
+        s.push_str(&format!("commit = {}\n", quote(BUILD_COMMIT)));
         s.push_str(&format!("threads = {}\n", self.threads));
         s.push_str(&format!("wall_s = {:.3}\n", self.wall_s));
         s.push_str(&format!("games_per_s = {:.1}\n", self.games_per_s()));
@@ -279,7 +409,7 @@ impl Report {
     /// A readable, aligned table of the summary for the terminal.
     pub fn table(&self) -> String {
         let mut header: Vec<String> = vec!["strategy".into()];
-        header.extend(self.axes.iter().cloned());
+        header.extend(self.axis_columns());
         header.extend(
             ["games", "win_rate", "95% CI", "turns"]
                 .iter()
@@ -374,10 +504,10 @@ fn strategy_toml(name: &str, definition: Option<&Strategy>) -> String {
     s
 }
 
-/// A report file that could not be written.
+/// A report folder or file that could not be used.
 #[derive(Debug)]
 pub enum ReportError {
-    /// Creating the report folder failed.
+    /// Creating the report folder (or one above it) failed.
     CreateDir {
         /// The folder.
         path: PathBuf,
@@ -390,6 +520,24 @@ pub enum ReportError {
         path: PathBuf,
         /// Why.
         source: std::io::Error,
+    },
+    /// Another run holds the report folder's lock.
+    Locked {
+        /// What is locked: the folder (Unix) or its lock file.
+        lock: PathBuf,
+    },
+    /// The folder exists and is not a previous sololab report (it is a file, or holds files
+    /// sololab did not write); nothing in it is touched.
+    NotAReport {
+        /// The folder.
+        path: PathBuf,
+        /// What is in the way.
+        reason: String,
+    },
+    /// The path has no folder name (`.`, `..`, `/`).
+    NotAFolderName {
+        /// The path.
+        path: PathBuf,
     },
 }
 
@@ -406,6 +554,21 @@ impl fmt::Display for ReportError {
             ReportError::Write { path, source } => {
                 write!(f, "{}: cannot write: {source}", path.display())
             }
+            ReportError::Locked { lock } => write!(
+                f,
+                "{}: locked by another sololab run writing this report folder; wait for it to \
+                 end or choose another --out",
+                lock.display()
+            ),
+            ReportError::NotAReport { path, reason } => write!(
+                f,
+                "{}: not a sololab report folder ({reason}); nothing was written: \
+                 choose another --out",
+                path.display()
+            ),
+            ReportError::NotAFolderName { path } => {
+                write!(f, "{}: not a folder name for a report", path.display())
+            }
         }
     }
 }
@@ -414,92 +577,38 @@ impl fmt::Display for ReportError {
 /// chain printed in full would say it twice).
 impl std::error::Error for ReportError {}
 
-/// The temporary file a report file is first written to: `.<name>.tmp` in the same folder, so
-/// the final rename stays on one file system.
-pub fn temp_path(file: &Path) -> PathBuf {
-    let name = file
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    file.with_file_name(format!(".{name}.tmp"))
+/// The files of a report: `summary.csv`, `run.toml`, and `games.csv` with `raw` (for
+/// [`ReportDir::open`], which checks them before the run).
+pub fn report_files(raw: bool) -> Vec<&'static str> {
+    let mut files = vec!["summary.csv", "run.toml"];
+    if raw {
+        files.push("games.csv");
+    }
+    files
 }
 
-/// Writes `files` (path, contents) all-or-nothing as far as a file system allows: every file is
-/// first written in full to its [`temp_path`], and only when all are written are they renamed
-/// over the old ones. On failure the temporary files are removed and the old files are intact.
+/// Writes `summary.csv`, `run.toml` and, when the report kept its games in memory,
+/// `games.csv` into `dir` (which may already hold a streamed `games.csv`), and commits it:
+/// the folder then holds this report alone. Returns the files written.
 ///
 /// # Errors
-/// The first file that could not be written or renamed.
-pub fn write_atomically(files: &[(PathBuf, String)]) -> Result<(), ReportError> {
-    let mut written: Vec<PathBuf> = Vec::new();
-    let cleanup = |written: &[PathBuf]| {
-        for t in written {
-            let _ = std::fs::remove_file(t);
-        }
-    };
-    for (path, contents) in files {
-        let tmp = temp_path(path);
-        if let Err(source) = write_synced(&tmp, contents) {
-            let _ = std::fs::remove_file(&tmp);
-            cleanup(&written);
-            return Err(ReportError::Write {
-                path: path.clone(),
-                source,
-            });
-        }
-        written.push(tmp);
+/// A [`ReportError`] naming the file; the previous report is then left as it was.
+pub fn commit_report(report: &Report, mut dir: ReportDir) -> Result<Vec<PathBuf>, ReportError> {
+    dir.write("summary.csv", &report.summary_csv())?;
+    dir.write("run.toml", &report.run_toml())?;
+    if let Some(csv) = report.games_csv() {
+        dir.write("games.csv", &csv)?;
     }
-    for (i, (path, _)) in files.iter().enumerate() {
-        if let Err(source) = std::fs::rename(&written[i], path) {
-            cleanup(&written[i..]);
-            return Err(ReportError::Write {
-                path: path.clone(),
-                source,
-            });
-        }
-    }
-    Ok(())
+    dir.commit()
 }
 
-fn write_synced(path: &Path, contents: &str) -> std::io::Result<()> {
-    use std::io::Write;
-    let mut f = std::fs::File::create(path)?;
-    f.write_all(contents.as_bytes())?;
-    f.sync_all()
-}
-
-/// Writes the report to `dir` (created if needed): `summary.csv`, `run.toml` and, when the run
-/// kept its games, `games.csv` (a `games.csv` left by an earlier run is removed otherwise, so the
-/// folder describes one run). `commit` is the source's git commit when known. Returns the files
-/// written.
+/// Opens `dir` ([`ReportDir::open`]) and writes the report there as one unit
+/// ([`commit_report`]). A run should open its folder before its first game instead, so that
+/// an unusable folder is found before the work.
 ///
 /// # Errors
-/// A [`ReportError`] naming the folder or file; the previous report is then left as it was.
-pub fn write_report(
-    report: &Report,
-    dir: &Path,
-    commit: Option<&str>,
-) -> Result<Vec<PathBuf>, ReportError> {
-    std::fs::create_dir_all(dir).map_err(|source| ReportError::CreateDir {
-        path: dir.to_path_buf(),
-        source,
-    })?;
-    let mut files = vec![
-        (dir.join("summary.csv"), report.summary_csv()),
-        (dir.join("run.toml"), report.run_toml(commit)),
-    ];
-    let games = dir.join("games.csv");
-    let raw = report.games_csv();
-    let stale = raw.is_none() && games.exists();
-    if let Some(csv) = raw {
-        files.push((games.clone(), csv));
-    }
-    write_atomically(&files)?;
-    if stale {
-        std::fs::remove_file(&games).map_err(|source| ReportError::Write {
-            path: games.clone(),
-            source,
-        })?;
-    }
-    Ok(files.into_iter().map(|(p, _)| p).collect())
+/// As [`ReportDir::open`] and [`commit_report`]; the previous report is then left as it was.
+pub fn write_report(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, ReportError> {
+    let files = report_files(report.rows.is_some());
+    commit_report(report, ReportDir::open(dir, &files)?)
 }

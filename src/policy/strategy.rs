@@ -35,6 +35,7 @@ use std::path::Path;
 use toml::{Table, Value};
 
 use crate::game::Game;
+use crate::input;
 
 use super::Policy;
 use super::greedy::GreedyPolicy;
@@ -104,6 +105,9 @@ pub struct Strategy {
     /// Where it was read from, for messages: the file's path, or
     /// `strategies/<name>.toml (built in)` for a shipped strategy.
     pub origin: String,
+    /// The 1-based line and column of each weight (`weights.<game>.<feature>`), for errors
+    /// found when the strategy is built for a game.
+    positions: BTreeMap<String, (usize, usize)>,
 }
 
 /// The shipped strategies, embedded: name and file text (sorted by name).
@@ -139,10 +143,24 @@ impl Strategy {
     /// line and column for invalid TOML; otherwise naming the key: an unknown kind, a key the
     /// kind does not take, a missing key, a value of the wrong type or out of range.
     pub fn parse(name: &str, origin: &str, text: &str) -> Result<Strategy, StrategyError> {
+        let text = input::strip_bom(text);
+        if let Some((span, message)) = input::integer_out_of_range(text) {
+            let (line, column) = input::line_column(text, span.start);
+            return Err(StrategyError {
+                origin: origin.to_string(),
+                at: None,
+                kind: StrategyErrorKind::Syntax {
+                    line,
+                    column,
+                    message,
+                },
+            });
+        }
         let table: Table = toml::from_str(text).map_err(|e| syntax_error(origin, text, &e))?;
         let r = Reader {
             origin,
             table: &table,
+            text,
         };
         let kind_name = match table.get("kind") {
             None => {
@@ -215,10 +233,21 @@ impl Strategy {
                 weights: r.weights()?,
             },
         };
+        let mut positions = BTreeMap::new();
+        if let StrategyKind::Greedy { weights, .. } | StrategyKind::Mcts { weights, .. } = &kind {
+            for (game, features) in weights {
+                for feature in features.keys() {
+                    if let Some(at) = r.position(&["weights", game, feature]) {
+                        positions.insert(format!("weights.{game}.{feature}"), at);
+                    }
+                }
+            }
+        }
         Ok(Strategy {
             name: name.to_string(),
             kind,
             origin: origin.to_string(),
+            positions,
         })
     }
 
@@ -231,6 +260,7 @@ impl Strategy {
         let origin = path.display().to_string();
         let text = std::fs::read_to_string(path).map_err(|e| StrategyError {
             origin: origin.clone(),
+            at: None,
             kind: StrategyErrorKind::Read {
                 message: e.to_string(),
             },
@@ -258,6 +288,7 @@ impl Strategy {
         }
         Err(StrategyError {
             origin: path.display().to_string(),
+            at: None,
             kind: StrategyErrorKind::NotFound {
                 name: name.to_string(),
                 available: strategy_names(dir),
@@ -288,8 +319,9 @@ impl Strategy {
 
     /// `G`'s weights from `weights`, indexed like [`Game::feature_names`] (absent ones 0).
     fn weights_for<G: Game>(&self, weights: &Weights) -> Result<Vec<f64>, StrategyError> {
-        let error = |kind| StrategyError {
+        let error = |kind: StrategyErrorKind| StrategyError {
             origin: self.origin.clone(),
+            at: kind_key(&kind).and_then(|k| self.positions.get(k).copied()),
             kind,
         };
         let table = weights.get(G::NAME).ok_or_else(|| {
@@ -335,14 +367,18 @@ pub fn strategy_names(dir: &Path) -> Vec<String> {
     names
 }
 
-/// An error reading a strategy: where ([`origin`](StrategyError::origin)) and what. Its
-/// `Display` is one line: `origin: key 'k': message`, or `origin:line:column: message` for
+/// An error reading a strategy: where ([`origin`](StrategyError::origin) and the line and
+/// column) and what. Its `Display` is one line: `origin:line:column: key 'k': message` (the
+/// value's place; the file alone when the key is absent), or `origin:line:column: message` for
 /// TOML syntax.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StrategyError {
     /// The file (path, or `strategies/<name>.toml (built in)`); for
     /// [`NotFound`](StrategyErrorKind::NotFound), the path that was tried.
     pub origin: String,
+    /// The 1-based line and column of the value the error is about, when it is in the file
+    /// (not for [`Syntax`](StrategyErrorKind::Syntax), which carries its own).
+    pub at: Option<(usize, usize)>,
     /// What was wrong.
     pub kind: StrategyErrorKind,
 }
@@ -398,7 +434,7 @@ pub enum StrategyErrorKind {
         key: String,
         /// What was expected (`an integer`).
         expected: &'static str,
-        /// The TOML type found (`string`).
+        /// The TOML type found (`string`; shown with its article).
         found: &'static str,
     },
     /// A value of the right type but not allowed.
@@ -424,7 +460,13 @@ pub enum StrategyErrorKind {
 impl StrategyError {
     /// The dotted key the error is about, if any.
     pub fn key(&self) -> Option<&str> {
-        match &self.kind {
+        kind_key(&self.kind)
+    }
+}
+
+fn kind_key(kind: &StrategyErrorKind) -> Option<&str> {
+    {
+        match kind {
             StrategyErrorKind::UnknownKind { .. } => Some("kind"),
             StrategyErrorKind::UnknownKey { key, .. }
             | StrategyErrorKind::MissingKey { key, .. }
@@ -441,7 +483,10 @@ impl StrategyError {
 impl fmt::Display for StrategyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use StrategyErrorKind as K;
-        let origin = &self.origin;
+        let origin = match self.at {
+            Some((line, column)) => format!("{}:{line}:{column}", self.origin),
+            None => self.origin.clone(),
+        };
         match &self.kind {
             K::Read { message } => write!(f, "{origin}: cannot read: {message}"),
             K::NotFound { name, available } => write!(
@@ -479,7 +524,8 @@ impl fmt::Display for StrategyError {
             } => {
                 write!(
                     f,
-                    "{origin}: key '{key}': expected {expected}, found a {found}"
+                    "{origin}: key '{key}': expected {expected}, found {}",
+                    input::with_article(found)
                 )
             }
             K::BadValue {
@@ -512,6 +558,7 @@ fn syntax_error(origin: &str, text: &str, e: &toml::de::Error) -> StrategyError 
     let message = e.message().split_whitespace().collect::<Vec<_>>().join(" ");
     StrategyError {
         origin: origin.to_string(),
+        at: None,
         kind: StrategyErrorKind::Syntax {
             line,
             column,
@@ -531,14 +578,31 @@ fn floor_char_boundary(text: &str, mut i: usize) -> usize {
 struct Reader<'a> {
     origin: &'a str,
     table: &'a Table,
+    /// The file's text (without a byte-order mark), for the place of a value.
+    text: &'a str,
 }
 
 impl Reader<'_> {
+    /// An error about `kind`'s key, at that key's value in the file.
     fn error(&self, kind: StrategyErrorKind) -> StrategyError {
+        let at = match &kind {
+            // A missing key has no place; the file is named.
+            StrategyErrorKind::MissingKey { .. } => None,
+            _ => kind_key(&kind).and_then(|k| {
+                let path: Vec<&str> = k.split('.').collect();
+                self.position(&path)
+            }),
+        };
         StrategyError {
             origin: self.origin.to_string(),
+            at,
             kind,
         }
+    }
+
+    /// The line and column of the value at `path` (keys; the key itself for a table).
+    fn position(&self, path: &[&str]) -> Option<(usize, usize)> {
+        input::value_span(self.text, path).map(|s| input::line_column(self.text, s.start))
     }
 
     fn wrong_type(&self, key: &str, expected: &'static str, found: &Value) -> StrategyError {

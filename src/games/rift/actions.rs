@@ -2,8 +2,8 @@
 //! Player actions): move, attack, skip the attack to clear statuses, the turret, end.
 
 use super::board::{ALL_TILES, Bits, COLS, NO_TILE, TILES, Tile, bit, coord, step, steps, tiles};
-use super::content::{Attack, Dir, Move, Shape};
-use super::state::{Phase, Rift, st};
+use super::content::{Attack, Dir, Move, Shape, Status};
+use super::state::{Phase, Rift, Step, st};
 use crate::game::{GameRng, Tracer};
 
 /// One player decision. `Copy`, 6 bytes.
@@ -54,6 +54,25 @@ pub enum RiftAction {
     },
     /// End Player actions: Upkeep and Monsters attack follow.
     EndActions,
+    /// A token to remove from play because one must be added and none is left in the supply
+    /// (Status Tokens; CONTENT.md, I16): the `token` lying on, attached to the unit on, or
+    /// attached to the building on `tile`.
+    FreeToken {
+        /// Where the token is.
+        tile: Tile,
+        /// Which token (one of the over-full kind's two sides).
+        token: Status,
+    },
+    /// Which of two conflicting tokens brought together by movement is removed (Status
+    /// Tokens; CONTENT.md, I17): the unit on `tile` holds frozen (shield) and stands on a fire
+    /// (acid) token.
+    RemoveConflicting {
+        /// The unit's tile.
+        tile: Tile,
+        /// `true`: remove the unit's attached token (the tile's token then attaches); `false`:
+        /// discard the tile's token.
+        attached: bool,
+    },
     /// Campaign reward A or B: reveal the next upgrade row of a mech or its pilot (Campaign).
     Upgrade {
         /// The mech whose reward it is: 0 = A, 1 = B.
@@ -155,7 +174,12 @@ impl Rift {
 
     /// Writes the legal actions into `out` in a fixed order: deploy tiles ascending; or, per mech
     /// A then B, moves (tiles ascending), attacks (weapon, direction N E S W, distance ascending,
-    /// throw direction), clear-status; then turret aims; `EndActions` last.
+    /// throw direction), clear-status; then turret aims; `EndActions` last; or, in a reward, the
+    /// mech card then the pilot card; or, in a choice, for the first conflict (mech A, B, monsters
+    /// 1-4) discarding the tile's token then removing the attached one, else for the first
+    /// over-full token kind (rock/smoke, fire/frozen, shield/acid) every token of that kind in
+    /// play by tile ascending, the first side before the second, not counting the tiles of the
+    /// tokens just added unless no other token is in play.
     pub fn legal(&self, out: &mut Vec<RiftAction>) {
         out.clear();
         match self.phase {
@@ -176,6 +200,7 @@ impl Rift {
                     });
                 }
             }
+            Phase::Choice => self.choices(out),
             Phase::Deploy => {
                 let mech = if self.mechs[0].tile == NO_TILE { 0 } else { 1 };
                 for t in tiles(self.deploy_tiles()) {
@@ -256,6 +281,7 @@ impl Rift {
                     self.turn = 1;
                     self.start_turn(rng, trace);
                 }
+                return;
             }
             RiftAction::Move { mech, tile } => {
                 let i = mech as usize;
@@ -303,6 +329,16 @@ impl Rift {
                 self.end_player_actions(rng, trace);
                 return;
             }
+            RiftAction::FreeToken { tile, token } => {
+                self.free_token(tile, token, trace);
+                self.resume_after_choice(rng, trace);
+                return;
+            }
+            RiftAction::RemoveConflicting { tile, attached } => {
+                self.settle_conflict(tile, !attached, trace);
+                self.resume_after_choice(rng, trace);
+                return;
+            }
             RiftAction::Upgrade { mech, pilot } => {
                 let i = mech as usize;
                 if pilot {
@@ -316,14 +352,10 @@ impl Rift {
                 return;
             }
         }
-        // Nothing left to decide this turn: end Player actions without asking.
-        if self.phase == Phase::Actions
-            && !self.over()
-            && self.mechs.iter().all(|m| !m.alive() || m.done)
-            && (self.turret_used || self.turret().is_none())
-        {
-            self.end_player_actions(rng, trace);
-        }
+        // Back to Player actions (or on to Upkeep when nothing is left to decide), unless a
+        // choice is pending.
+        self.cont = Step::Actions;
+        self.run_steps(rng, trace);
     }
 
     /// A readable text of `a`.
@@ -379,6 +411,29 @@ impl Rift {
                 )
             }
             RiftAction::EndActions => "end player actions".to_string(),
+            RiftAction::FreeToken { tile, token } => {
+                format!(
+                    "remove the {} token on {} from play",
+                    token.name(),
+                    coord(tile)
+                )
+            }
+            RiftAction::RemoveConflicting { tile, attached } => {
+                let tok = self
+                    .conflict_at()
+                    .filter(|c| c.0 == tile)
+                    .map_or(Status::Fire, |c| c.1);
+                if attached {
+                    format!(
+                        "remove the {} attached on {}: the {} token attaches",
+                        tok.other_side().name(),
+                        coord(tile),
+                        tok.name()
+                    )
+                } else {
+                    format!("discard the {} token on {}", tok.name(), coord(tile))
+                }
+            }
             RiftAction::Upgrade { mech, pilot } => {
                 let m = &self.mechs[mech as usize & 1];
                 if pilot {
@@ -396,6 +451,55 @@ impl Rift {
                 }
             }
         }
+    }
+}
+
+impl Rift {
+    /// The choices of [`Phase::Choice`], in the order [`Rift::legal`] documents.
+    fn choices(&self, out: &mut Vec<RiftAction>) {
+        if let Some((tile, _)) = self.conflict_at() {
+            out.push(RiftAction::RemoveConflicting {
+                tile,
+                attached: false,
+            });
+            out.push(RiftAction::RemoveConflicting {
+                tile,
+                attached: true,
+            });
+            return;
+        }
+        let Some(kind) = self.over_full_kind() else {
+            return;
+        };
+        let sides = match kind {
+            0 => [Status::Rock, Status::Smoke],
+            1 => [Status::Fire, Status::Frozen],
+            _ => [Status::Shield, Status::Acid],
+        };
+        for exclude in [self.keep, 0] {
+            for t in tiles(ALL_TILES & !exclude) {
+                for s in sides {
+                    if self.token_on(t, s) {
+                        out.push(RiftAction::FreeToken { tile: t, token: s });
+                    }
+                }
+            }
+            if !out.is_empty() {
+                return;
+            }
+        }
+    }
+
+    /// After a choice: the turn goes on from where it stopped, or the next choice opens.
+    fn resume_after_choice<T: Tracer>(&mut self, rng: &mut GameRng, trace: &mut T) {
+        if !self.choice_pending() {
+            self.choice = false;
+            self.keep = 0;
+            if self.phase == Phase::Choice {
+                self.phase = Phase::Actions;
+            }
+        }
+        self.run_steps(rng, trace);
     }
 }
 

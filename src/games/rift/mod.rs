@@ -503,6 +503,10 @@ impl Rift {
             turret_used: false,
             result: 0,
             decisions: 0,
+            cont: state::Step::Actions,
+            cont_done: 0,
+            choice: false,
+            keep: 0,
             tally: Tally::default(),
             campaign: Campaign {
                 on: s.campaign,
@@ -564,6 +568,15 @@ impl Rift {
         self.objectives = [u8::MAX; 2];
         self.yellow = [false; 2];
         self.finale = 0;
+        self.reset_cont();
+    }
+
+    /// No choice pending, nothing to resume: the engine's continuation at rest.
+    pub fn reset_cont(&mut self) {
+        self.cont = state::Step::Actions;
+        self.cont_done = 0;
+        self.choice = false;
+        self.keep = 0;
     }
 
     /// Sets up the current game of the campaign card (Setup 1, 4, 5; Campaign): draws the map
@@ -687,6 +700,7 @@ impl Rift {
     /// Adds the finished game's counters to the campaign totals (called once per game, when it
     /// is won or lost).
     pub fn finish_game(&mut self) {
+        self.reset_cont();
         let t = self.tally;
         let objectives = (0..2).filter(|&s| self.goal_met(s)).count() as u8;
         let cp = &mut self.campaign;
@@ -943,9 +957,10 @@ impl Game for Rift {
     type Action = RiftAction;
     type Setup = RiftSetup;
     const NAME: &'static str = "rift";
-    /// Per game: deploy (2) + per turn at most 2 moves, 2 attacks, turret, end (6) × 7 turns;
-    /// per campaign [`MAX_GAMES`] games and two reward choices after each.
-    const MAX_DECISIONS: u32 = MAX_GAMES * (2 + 6 * 7 + 2);
+    /// Per game: deploy (2) + per turn at most 2 moves, 2 attacks, turret, end (6) and token
+    /// choices (at most 12: each removes a token or settles a conflict, and a turn's effects
+    /// add few) × 7 turns; per campaign [`MAX_GAMES`] games and two reward choices after each.
+    const MAX_DECISIONS: u32 = MAX_GAMES * (2 + 18 * 7 + 2);
 
     fn axes() -> &'static [Axis] {
         &AXES
@@ -957,6 +972,10 @@ impl Game for Rift {
         let c = setup.content;
         if axis == "mode" {
             return vec!["game".to_string(), "campaign".to_string()];
+        }
+        if axis == "game" {
+            // The games of this content's campaign card.
+            return (1..=c.campaign.len()).map(|g| g.to_string()).collect();
         }
         let mut v: Vec<String> = match axis {
             "maps" => c.maps.iter().map(|m| m.name.clone()).collect(),

@@ -17,6 +17,7 @@
 //! tokens rock=- smoke=(2,2) fire=- acid=- frozen_buildings=- shield_buildings=- acid_tiles=-
 //! campaign on=0 game=1 ruins_cap=3 both_moons=0 objectives=1 fixed_maps=-,- fixed_monsters=-,-,- overrides=-,-,- pending=0,0 games_won=0 objectives_met=0 upgrades=0 kills=0 alpha_kills=0 ruined=0 mech_deaths=0 blocked=0 turns=0
 //! tally kills=0 alpha_kills=0 ruined=0,0 spawned=0 blocked=0 mech_deaths=0 monster_damage=0
+//! choice resume=attacks done=1,3 keep=(2,2)
 //! terrain
 //! ......      one row per line, north first: . ground, B building, M mountain, W water,
 //! ....B.      F forest, D desert (sand)
@@ -31,18 +32,22 @@
 //! normal tracks, 2-3 Alpha tracks, left to right), `aim` a direction and distance. `campaign`
 //! holds the campaign around the game (`on=1` in campaign mode; `game` is 1-based; `fixed_*` are
 //! content indices or `-` for drawn each game; `overrides` are starting monsters, Alpha limit and
-//! finale, `-` for the campaign card's) and its totals over finished games.
+//! finale, `-` for the campaign card's) and its totals over finished games. `choice` (only with
+//! `phase=choice`: a token to free from play, CONTENT.md I16, or conflicting tokens to settle,
+//! I17) says where the turn resumes once the player has chosen (`resume`, a [`Step`] name),
+//! which monster colours have already acted in that step (`done`) and the tiles of the tokens
+//! just added, which are not offered for removal (`keep`).
 //!
 //! A position must be a state the game can reach: [`parse`] refuses two units on a tile, units
 //! on buildings or mountains, HP out of range, more than 2 monsters on a card, a walker on water,
-//! tokens beyond the supply, or a phase that disagrees with the result or pending rewards, each
+//! tokens beyond the supply (outside a choice), or a phase that disagrees with the result or pending rewards, each
 //! at the line that breaks the rule.
 
 use std::collections::BTreeMap;
 
 use super::board::{Bits, COLS, NO_TILE, ROWS, Tile, bit, coord, parse_coord, tile, tiles};
 use super::content::{self, Content, Dir, Finale, Status};
-use super::state::{Mech, Monster, NO_AIM, Phase, Rift, Tally, Where, st};
+use super::state::{Mech, Monster, NO_AIM, Phase, Rift, Step, Tally, Where, st};
 use crate::game::PositionError;
 
 fn enc(name: &str) -> String {
@@ -106,6 +111,7 @@ pub fn write(r: &Rift) -> String {
             Phase::Actions => "actions",
             Phase::Over => "over",
             Phase::Reward => "reward",
+            Phase::Choice => "choice",
         },
         r.ruins,
         r.alpha_limit,
@@ -236,6 +242,22 @@ pub fn write(r: &Rift) -> String {
         "tally kills={} alpha_kills={} ruined={},{} spawned={} blocked={} mech_deaths={} monster_damage={}\n",
         t.kills, t.alpha_kills, t.ruined[0], t.ruined[1], t.spawned, t.blocked, t.mech_deaths, t.monster_damage
     ));
+    if r.phase == Phase::Choice {
+        let done: Vec<String> = (0..4)
+            .filter(|i| r.cont_done & (1 << i) != 0)
+            .map(|i| (i + 1).to_string())
+            .collect();
+        s.push_str(&format!(
+            "choice resume={} done={} keep={}\n",
+            r.cont.name(),
+            if done.is_empty() {
+                "-".to_string()
+            } else {
+                done.join(",")
+            },
+            coords(r.keep)
+        ));
+    }
     s.push_str("terrain\n");
     for row in 0..ROWS {
         for col in 0..COLS {
@@ -422,6 +444,7 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
     let mut compass_given = false;
     // 1-based line of each kind of line (0 = absent), for consistency errors.
     let (mut clock_line, mut campaign_line, mut tokens_line) = (0usize, 0usize, 0usize);
+    let mut choice_line = 0usize;
     let mut mech_line = [0usize; 2];
     let mut monster_line = [0usize; 4];
     let mut i = 0;
@@ -545,9 +568,10 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                                 "actions" => Phase::Actions,
                                 "over" => Phase::Over,
                                 "reward" => Phase::Reward,
+                                "choice" => Phase::Choice,
                                 _ => {
                                     return Err(ctx.err(format!(
-                                        "phase={v}: expected deploy, actions, reward or over"
+                                        "phase={v}: expected deploy, actions, reward, choice or over"
                                     )));
                                 }
                             }
@@ -898,6 +922,41 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                     }
                 }
             }
+            "choice" => {
+                choice_line = ctx.line;
+                let m = kv(&ctx, &words[1..], &["resume", "done", "keep"])?;
+                for (k, v) in m {
+                    match k {
+                        "resume" => {
+                            r.cont =
+                                Step::ALL
+                                    .into_iter()
+                                    .find(|s| s.name() == v)
+                                    .ok_or_else(|| {
+                                        let names: Vec<&str> =
+                                            Step::ALL.iter().map(|s| s.name()).collect();
+                                        ctx.err(format!(
+                                            "resume={v}: expected one of {}",
+                                            names.join(", ")
+                                        ))
+                                    })?;
+                        }
+                        "done" => {
+                            r.cont_done = 0;
+                            if v != "-" {
+                                for p in v.split(',') {
+                                    let n: u8 = num(&ctx, k, p)?;
+                                    if !(1..=4).contains(&n) {
+                                        return Err(ctx.err("done: monster colours are 1-4"));
+                                    }
+                                    r.cont_done |= 1 << (n - 1);
+                                }
+                            }
+                        }
+                        _ => r.keep = coord_list(&ctx, k, v)?,
+                    }
+                }
+            }
             "tally" => {
                 let m = kv(
                     &ctx,
@@ -981,6 +1040,14 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
     }
     if !compass_given {
         r.take_compass_from_card();
+    }
+    if r.phase == Phase::Choice {
+        r.choice = true;
+    } else if choice_line != 0 {
+        return Err(PositionError {
+            line: choice_line,
+            message: "a choice line goes with phase=choice".to_string(),
+        });
     }
     check(
         &r,
@@ -1254,8 +1321,27 @@ fn check(
             "fire and acid tokens lie on tiles a unit can stand on".to_string(),
         ));
     }
+    let choosing = r.phase == Phase::Choice;
+    if choosing && !r.choice_pending() {
+        return Err(err(
+            clock,
+            "phase=choice needs a pending choice: a unit on a fire or acid token holding its other side, or more tokens of a kind in play than the supply holds".to_string(),
+        ));
+    }
+    if !choosing && let Some((t, tok)) = r.conflict_at() {
+        return Err(err(
+            tokens,
+            format!(
+                "the unit on {} holds {} on a {} token: that choice needs phase=choice",
+                coord(t),
+                tok.other_side().name(),
+                tok.name()
+            ),
+        ));
+    }
     for s in [Status::Rock, Status::Fire, Status::Shield] {
-        if r.tokens_in_play(s) > super::TOKENS_PER_KIND {
+        let allowed = super::TOKENS_PER_KIND + if choosing { r.keep.count_ones() } else { 0 };
+        if r.tokens_in_play(s) > allowed {
             return Err(err(
                 tokens,
                 format!(
@@ -1312,7 +1398,7 @@ fn check(
                 }
             }
         }
-        Phase::Actions | Phase::Reward => {
+        Phase::Actions | Phase::Reward | Phase::Choice => {
             if !r.mechs.iter().any(|m| m.alive()) {
                 return Err(err(
                     clock,

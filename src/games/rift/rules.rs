@@ -3,7 +3,7 @@
 
 use super::board::{Bits, NO_TILE, Tile, bit, coord, neighbours, step, tiles};
 use super::content::{Attack, Dir, Finale, Locomotion, Move, SideHit, Status};
-use super::state::{Phase, Rift, Where, cause, st, status_bit};
+use super::state::{Phase, Rift, Step, Where, cause, st, status_bit};
 use crate::game::{GameRng, Tracer, below};
 
 /// What kind of damage: attack damage is the only kind acid adds to (Status Tokens, Acid).
@@ -192,65 +192,172 @@ impl Rift {
         }
     }
 
-    /// Frees a token of `s`'s kind from play when the supply has none (Status Tokens: "free up a
-    /// status token by removing one from play"; the one removed is the first in a fixed scan
-    /// order that is not on `keep`: CONTENT.md, I16).
-    fn free_token<T: Tracer>(&mut self, s: Status, keep: Tile, trace: &mut T) {
-        if self.tokens_in_play(s) < super::TOKENS_PER_KIND {
-            return;
+    /// After adding a token of `s`'s kind on `t`: if more than the supply's tokens of that kind
+    /// are now in play, the player must free one from play (Status Tokens: "free up a status
+    /// token by removing one from play"). The choice is offered once the current effect has
+    /// resolved ([`Phase::Choice`], CONTENT.md I16); `t` is kept out of the candidates.
+    fn check_supply<T: Tracer>(&mut self, s: Status, t: Tile, trace: &mut T) {
+        if self.tokens_in_play(s) > super::TOKENS_PER_KIND {
+            self.keep |= bit(t);
+            self.choice = true;
+            trace.event(|| {
+                format!(
+                    "no {}/{} token is left in the supply: one must be removed from play",
+                    s.name(),
+                    s.other_side().name()
+                )
+            });
         }
-        let not_keep = !bit(keep);
-        let (a, b) = match s.token_kind() {
-            0 => (self.rock & not_keep, self.smoke & not_keep),
-            1 => (self.fire & not_keep, self.frozen_b & not_keep),
-            _ => (self.acid & not_keep, self.shield_b & not_keep),
-        };
-        let pick = |x: Bits| {
-            if x != 0 {
-                Some(x.trailing_zeros() as Tile)
+    }
+
+    /// The first token kind (`0` rock/smoke, `1` fire/frozen, `2` shield/acid) with more tokens
+    /// in play than the supply holds (waiting for [`Rift::free_token`]).
+    pub fn over_full_kind(&self) -> Option<u8> {
+        [Status::Rock, Status::Fire, Status::Shield]
+            .into_iter()
+            .find(|&s| self.tokens_in_play(s) > super::TOKENS_PER_KIND)
+            .map(|s| s.token_kind() as u8)
+    }
+
+    /// The first unit (mech A, B, monsters 1-4) standing on a fire or acid token whose other
+    /// side (frozen, shield) it holds: two conflicting tokens brought together by movement
+    /// (Status Tokens), waiting for [`Rift::settle_conflict`]. Returns its tile and the tile's token.
+    pub fn conflict_at(&self) -> Option<(Tile, Status)> {
+        let check = |tile: Tile, status: u8| {
+            let b = bit(tile);
+            if self.fire & b != 0 && status & st::FROZEN != 0 {
+                Some((tile, Status::Fire))
+            } else if self.acid & b != 0 && status & st::SHIELD != 0 {
+                Some((tile, Status::Acid))
             } else {
                 None
             }
         };
-        if let Some(t) = pick(a) {
-            match s.token_kind() {
-                0 => self.rock &= !bit(t),
-                1 => self.fire &= !bit(t),
-                _ => self.acid &= !bit(t),
+        for m in &self.mechs {
+            if m.alive()
+                && let Some(c) = check(m.tile, m.status)
+            {
+                return Some(c);
             }
-            trace.event(|| format!("a token is freed from {}", coord(t)));
-            return;
         }
-        if let Some(t) = pick(b) {
-            match s.token_kind() {
-                0 => self.smoke &= !bit(t),
-                1 => self.frozen_b &= !bit(t),
-                _ => self.shield_b &= !bit(t),
+        for m in &self.monsters {
+            if m.on_map()
+                && let Some(c) = check(m.tile, m.status)
+            {
+                return Some(c);
             }
-            trace.event(|| format!("a token is freed from {}", coord(t)));
-            return;
         }
-        let mask = match s.token_kind() {
-            1 => st::FIRE | st::FROZEN,
-            _ => st::SHIELD | st::ACID,
+        None
+    }
+
+    /// Whether a token of `s` lies on, is attached to the unit on, or is attached to the
+    /// building on `t`.
+    pub fn token_on(&self, t: Tile, s: Status) -> bool {
+        let b = bit(t);
+        let attached = status_bit(s);
+        if attached != 0 {
+            if let Some(i) = self.mech_at(t)
+                && self.mechs[i].status & attached != 0
+            {
+                return true;
+            }
+            if let Some(i) = self.monster_at(t)
+                && self.monsters[i].status & attached != 0
+            {
+                return true;
+            }
+        }
+        let bits = match s {
+            Status::Rock => self.rock,
+            Status::Smoke => self.smoke,
+            Status::Fire => self.fire,
+            Status::Acid => self.acid,
+            Status::Frozen => self.frozen_b,
+            Status::Shield => self.shield_b,
         };
-        for i in 0..2 {
-            let m = &mut self.mechs[i];
-            if m.alive() && m.tile != keep && m.status & mask != 0 {
-                let low = m.status & mask & m.status.wrapping_neg();
-                m.status &= !low;
-                trace.event(|| format!("a token is freed from mech {}", ['A', 'B'][i]));
-                return;
+        bits & b != 0
+    }
+
+    /// Removes the token of `s` on `t` from play (the player's choice, CONTENT.md I16): the one
+    /// attached to the unit there if any, else the one lying on the tile or on its building.
+    pub fn free_token<T: Tracer>(&mut self, t: Tile, s: Status, trace: &mut T) {
+        let b = bit(t);
+        let attached = status_bit(s);
+        if let Some(i) = self.mech_at(t)
+            && self.mechs[i].status & attached != 0
+        {
+            self.mechs[i].status &= !attached;
+        } else if let Some(i) = self.monster_at(t)
+            && self.monsters[i].status & attached != 0
+        {
+            self.monsters[i].status &= !attached;
+        } else {
+            match s {
+                Status::Rock => self.rock &= !b,
+                Status::Smoke => self.smoke &= !b,
+                Status::Fire => self.fire &= !b,
+                Status::Acid => self.acid &= !b,
+                Status::Frozen => self.frozen_b &= !b,
+                Status::Shield => self.shield_b &= !b,
             }
         }
-        for i in 0..4 {
-            let m = &mut self.monsters[i];
-            if m.on_map() && m.tile != keep && m.status & mask != 0 {
-                let low = m.status & mask & m.status.wrapping_neg();
-                m.status &= !low;
-                trace.event(|| format!("a token is freed from monster #{}", i + 1));
-                return;
-            }
+        trace.event(|| {
+            format!(
+                "the {} token on {} is removed from play",
+                s.name(),
+                coord(t)
+            )
+        });
+    }
+
+    /// Settles the conflict on `t` (see [`Rift::conflict_at`]) by the player's choice
+    /// (CONTENT.md, I17): keep the unit's attached token and discard the tile's, or remove the
+    /// attached one and let the tile's attach.
+    pub fn settle_conflict<T: Tracer>(&mut self, t: Tile, keep_attached: bool, trace: &mut T) {
+        let Some((_, tok)) = self.conflict_at_tile(t) else {
+            return;
+        };
+        let b = bit(t);
+        if tok == Status::Fire {
+            self.fire &= !b;
+        } else {
+            self.acid &= !b;
+        }
+        let (tile_bit, other) = (status_bit(tok), status_bit(tok.other_side()));
+        let status = if let Some(i) = self.mech_at(t) {
+            &mut self.mechs[i].status
+        } else if let Some(i) = self.monster_at(t) {
+            &mut self.monsters[i].status
+        } else {
+            return;
+        };
+        if keep_attached {
+            trace.event(|| format!("the {} token on {} is discarded", tok.name(), coord(t)));
+        } else {
+            *status = (*status & !other) | tile_bit;
+            trace.event(|| {
+                format!(
+                    "the {} attached on {} is removed and its {} attaches",
+                    tok.other_side().name(),
+                    coord(t),
+                    tok.name()
+                )
+            });
+        }
+    }
+
+    fn conflict_at_tile(&self, t: Tile) -> Option<(Tile, Status)> {
+        let b = bit(t);
+        let status = self
+            .mech_at(t)
+            .map(|i| self.mechs[i].status)
+            .or_else(|| self.monster_at(t).map(|i| self.monsters[i].status))?;
+        if self.fire & b != 0 && status & st::FROZEN != 0 {
+            Some((t, Status::Fire))
+        } else if self.acid & b != 0 && status & st::SHIELD != 0 {
+            Some((t, Status::Acid))
+        } else {
+            None
         }
     }
 
@@ -273,7 +380,6 @@ impl Rift {
                 return;
             }
             *self.status_mut(is_mech, i) &= !status_bit(s.other_side());
-            self.free_token(s, t, trace);
             *self.status_mut(is_mech, i) |= attach;
         } else {
             // A token on the building or the tile. A rock is a unit: it cannot share a tile
@@ -290,7 +396,6 @@ impl Rift {
             if let Some(other) = self.token_bits(s.other_side(), on_building) {
                 *other &= !b;
             }
-            self.free_token(s, t, trace);
             if let Some(bits) = self.token_bits(s, on_building) {
                 *bits |= b;
             }
@@ -303,6 +408,7 @@ impl Rift {
                 format!("a {} token lies on {}", s.name(), coord(t))
             }
         });
+        self.check_supply(s, t, trace);
     }
 
     /// The attached-status bits of mech `i` (`is_mech`) or monster `i`.
@@ -329,8 +435,9 @@ impl Rift {
     }
 
     /// A unit came to a stop on `t`: water kills non-flying monsters; fire and acid tokens on
-    /// the tile attach (Status Tokens; FAQ Water). Conflicting tokens meeting by movement: on a
-    /// mech the tile's token is discarded, on a monster its attached one (CONTENT.md, I17).
+    /// the tile attach (Status Tokens; FAQ Water). A fire or acid token meeting its other side
+    /// attached to the unit stays on the tile until the player chooses which goes
+    /// ([`Rift::settle_conflict`]; CONTENT.md, I17).
     pub fn arrive<T: Tracer>(&mut self, t: Tile, trace: &mut T) {
         let b = bit(t);
         if let Some(i) = self.monster_at(t) {
@@ -343,48 +450,43 @@ impl Rift {
                 trace.event(|| format!("{} falls into the water", self.monster_name(i)));
                 return;
             }
-            for (tok, sb) in [(Status::Fire, st::FIRE), (Status::Acid, st::ACID)] {
-                let on_tile = if tok == Status::Fire {
-                    self.fire & b
-                } else {
-                    self.acid & b
-                };
-                if on_tile != 0 {
-                    if tok == Status::Fire {
-                        self.fire &= !b;
-                    } else {
-                        self.acid &= !b;
-                    }
-                    let other = status_bit(tok.other_side());
-                    self.monsters[i].status &= !other;
-                    self.monsters[i].status |= sb;
-                    trace.event(|| format!("{} picks up {}", self.monster_name(i), tok.name()));
-                }
+        }
+        let Some((is_mech, i)) = self
+            .mech_at(t)
+            .map(|i| (true, i))
+            .or_else(|| self.monster_at(t).map(|i| (false, i)))
+        else {
+            return;
+        };
+        for (tok, sb) in [(Status::Fire, st::FIRE), (Status::Acid, st::ACID)] {
+            let on_tile = if tok == Status::Fire {
+                self.fire & b
+            } else {
+                self.acid & b
+            };
+            if on_tile == 0 {
+                continue;
             }
-        } else if let Some(i) = self.mech_at(t) {
-            for (tok, sb) in [(Status::Fire, st::FIRE), (Status::Acid, st::ACID)] {
-                let on_tile = if tok == Status::Fire {
-                    self.fire & b
-                } else {
-                    self.acid & b
-                };
-                if on_tile != 0 {
-                    if tok == Status::Fire {
-                        self.fire &= !b;
-                    } else {
-                        self.acid &= !b;
-                    }
-                    let other = status_bit(tok.other_side());
-                    if self.mechs[i].status & other == 0 {
-                        self.mechs[i].status |= sb;
-                        trace.event(|| format!("mech {} picks up {}", ['A', 'B'][i], tok.name()));
-                    } else {
-                        trace.event(|| {
-                            format!("mech {} discards the {} token", ['A', 'B'][i], tok.name())
-                        });
-                    }
-                }
+            if *self.status_mut(is_mech, i) & status_bit(tok.other_side()) != 0 {
+                // Two conflicting tokens came together: the player chooses (I17).
+                self.choice = true;
+                trace.event(|| {
+                    format!(
+                        "{} meets a {} token holding {}: one of them must go",
+                        self.name_at(t),
+                        tok.name(),
+                        tok.other_side().name()
+                    )
+                });
+                continue;
             }
+            if tok == Status::Fire {
+                self.fire &= !b;
+            } else {
+                self.acid &= !b;
+            }
+            *self.status_mut(is_mech, i) |= sb;
+            trace.event(|| format!("{} picks up {}", self.name_at(t), tok.name()));
         }
     }
 
@@ -812,8 +914,9 @@ impl Rift {
     }
 
     /// Step 8, Monsters attack: each surviving monster resolves its aimed attack in activation
-    /// order, from where it stands now (Monsters Attack; FAQ Monster attacks). A frozen monster
-    /// or one on smoke cannot attack (Status Tokens; CONTENT.md).
+    /// order, from where it stands now (Monsters Attack; FAQ Monster attacks), then every aim
+    /// is cleared. The whole step at once, choices left pending (the features' preview; the
+    /// game itself runs it monster by monster through [`Rift::run_steps`]).
     pub fn monsters_attack<T: Tracer>(&mut self, trace: &mut T) {
         let mut order = [0usize; 4];
         let n = self.activation_order(&mut order);
@@ -821,95 +924,182 @@ impl Rift {
             if self.over() {
                 return;
             }
-            let m = self.monsters[i];
-            if !m.on_map() || m.hp == 0 || m.aim_dir == super::state::NO_AIM {
-                continue;
-            }
-            if m.status & st::FROZEN != 0 || self.smoke & bit(m.tile) != 0 {
-                trace.event(|| {
-                    format!(
-                        "{} cannot attack (frozen or in smoke)",
-                        self.monster_name(i)
-                    )
-                });
-                continue;
-            }
-            let attack = self.stats(i).attack;
-            let d = Dir::from_index(m.aim_dir);
-            let Some(target) = self.aim_tile(&attack, m.tile, d, m.aim_dist) else {
-                continue;
-            };
-            trace.event(|| {
-                format!(
-                    "{} attacks {} with {} ({})",
-                    self.monster_name(i),
-                    d.letter(),
-                    self.content.attack_name(&attack),
-                    self.name_at(target)
-                )
-            });
-            self.resolve_attack(&attack, target, d, None, trace);
+            self.monster_attack(i, trace);
         }
+        self.clear_aims();
+    }
+
+    /// Every monster's aim cleared (after the Monsters attack step).
+    pub fn clear_aims(&mut self) {
         for m in &mut self.monsters {
             m.aim_dir = super::state::NO_AIM;
             m.aim_dist = 0;
         }
     }
 
+    /// Monster `i` resolves its aimed attack, if it is on the map, alive and aimed. A frozen
+    /// monster or one on smoke does not attack (Status Tokens; CONTENT.md, I11).
+    pub fn monster_attack<T: Tracer>(&mut self, i: usize, trace: &mut T) {
+        let m = self.monsters[i];
+        if !m.on_map() || m.hp == 0 || m.aim_dir == super::state::NO_AIM {
+            return;
+        }
+        if m.status & st::FROZEN != 0 || self.smoke & bit(m.tile) != 0 {
+            trace.event(|| {
+                format!(
+                    "{} cannot attack (frozen or in smoke)",
+                    self.monster_name(i)
+                )
+            });
+            return;
+        }
+        let attack = self.stats(i).attack;
+        let d = Dir::from_index(m.aim_dir);
+        let Some(target) = self.aim_tile(&attack, m.tile, d, m.aim_dist) else {
+            return;
+        };
+        trace.event(|| {
+            format!(
+                "{} attacks {} with {} ({})",
+                self.monster_name(i),
+                d.letter(),
+                self.content.attack_name(&attack),
+                self.name_at(target)
+            )
+        });
+        self.resolve_attack(&attack, target, d, None, trace);
+    }
+
+    /// The first monster colour in activation order not in `done` (bit `i` = colour `i`).
+    fn next_to_act(&self, done: u8) -> Option<usize> {
+        let mut order = [0usize; 4];
+        let n = self.activation_order(&mut order);
+        order[..n].iter().copied().find(|&i| done & (1 << i) == 0)
+    }
+
     /// Runs the turn from step 7 (after the player's actions) through the next turn's step 6,
     /// stopping at the next player decision or the end.
     pub fn end_player_actions<T: Tracer>(&mut self, rng: &mut GameRng, trace: &mut T) {
-        trace.event(|| "-- upkeep --".to_string());
-        self.upkeep(trace);
-        if self.over() {
-            return;
-        }
-        trace.event(|| "-- monsters attack --".to_string());
-        self.monsters_attack(trace);
-        if self.over() {
-            return;
-        }
-        self.turn += 1;
-        self.start_turn(rng, trace);
+        self.cont = Step::Upkeep;
+        self.run_steps(rng, trace);
     }
 
     /// Steps 1-5 of a turn, then opens step 6 (player actions).
     pub fn start_turn<T: Tracer>(&mut self, rng: &mut GameRng, trace: &mut T) {
-        trace.event(|| format!("== turn {} ==", self.turn));
-        self.time_passes(trace);
-        if self.result == 1
-            && self.campaign.on
-            && (self.campaign.game as usize) + 1 < self.content.campaign.len()
-        {
-            self.between_games(rng, trace);
-            return;
+        self.cont = Step::TurnStart;
+        self.run_steps(rng, trace);
+    }
+
+    /// Whether a choice waits: a conflict (I17) or a token kind over the supply (I16).
+    pub fn choice_pending(&self) -> bool {
+        self.conflict_at().is_some() || self.over_full_kind().is_some()
+    }
+
+    /// The engine: runs the turn's steps from [`Rift::cont`] until the player must decide
+    /// (Player actions, a reward, a [`Phase::Choice`] once an effect has resolved) or the game
+    /// ends (Turn Order). Monsters move + aim and attack one monster per step, so a choice
+    /// raised by one monster's effect is made before the next monster acts.
+    pub fn run_steps<T: Tracer>(&mut self, rng: &mut GameRng, trace: &mut T) {
+        loop {
+            if self.over() {
+                return;
+            }
+            if self.choice {
+                if self.choice_pending() {
+                    self.phase = Phase::Choice;
+                    return;
+                }
+                self.choice = false;
+                self.keep = 0;
+            }
+            match self.cont {
+                Step::Actions => {
+                    self.phase = Phase::Actions;
+                    // Nothing left to decide this turn: end Player actions without asking.
+                    if self.mechs.iter().all(|m| !m.alive() || m.done)
+                        && (self.turret_used || self.turret().is_none())
+                    {
+                        self.cont = Step::Upkeep;
+                    } else {
+                        return;
+                    }
+                }
+                Step::Upkeep => {
+                    trace.event(|| "-- upkeep --".to_string());
+                    self.upkeep(trace);
+                    self.cont = Step::AttacksBegin;
+                }
+                Step::AttacksBegin => {
+                    trace.event(|| "-- monsters attack --".to_string());
+                    self.cont_done = 0;
+                    self.cont = Step::Attacks;
+                }
+                Step::Attacks => match self.next_to_act(self.cont_done) {
+                    Some(i) => {
+                        self.cont_done |= 1 << i;
+                        self.monster_attack(i, trace);
+                    }
+                    None => {
+                        self.clear_aims();
+                        self.cont_done = 0;
+                        self.turn += 1;
+                        self.cont = Step::TurnStart;
+                    }
+                },
+                Step::TurnStart => {
+                    trace.event(|| format!("== turn {} ==", self.turn));
+                    self.time_passes(trace);
+                    if self.result == 1
+                        && self.campaign.on
+                        && (self.campaign.game as usize) + 1 < self.content.campaign.len()
+                    {
+                        self.between_games(rng, trace);
+                        return;
+                    }
+                    if self.over() {
+                        return;
+                    }
+                    if self.has(Finale::DetectBeforeSpawn) {
+                        self.detect(trace);
+                    }
+                    self.spawn(trace);
+                    self.cont = Step::Roll;
+                }
+                Step::Roll => {
+                    self.roll_and_advance(rng, trace);
+                    trace.event(|| "-- monsters move and aim --".to_string());
+                    self.clear_aims();
+                    self.cont_done = 0;
+                    self.cont = Step::MoveAim;
+                }
+                Step::MoveAim => match self.next_to_act(self.cont_done) {
+                    Some(i) => {
+                        self.cont_done |= 1 << i;
+                        if self.monsters[i].hp > 0 {
+                            self.move_and_aim(i, trace);
+                        }
+                    }
+                    None => {
+                        self.cont_done = 0;
+                        self.cont = Step::Detect;
+                    }
+                },
+                Step::Detect => {
+                    if !self.has(Finale::DetectBeforeSpawn) {
+                        self.detect(trace);
+                    }
+                    for m in &mut self.mechs {
+                        m.moved = false;
+                        m.done = false;
+                    }
+                    self.turret_used = false;
+                    self.phase = Phase::Actions;
+                    self.cont = Step::Actions;
+                    trace.event(|| "-- player actions --".to_string());
+                    return;
+                }
+            }
         }
-        if self.over() {
-            return;
-        }
-        if self.has(Finale::DetectBeforeSpawn) {
-            self.detect(trace);
-        }
-        self.spawn(trace);
-        if self.over() {
-            return;
-        }
-        self.roll_and_advance(rng, trace);
-        trace.event(|| "-- monsters move and aim --".to_string());
-        self.monsters_move_and_aim(trace);
-        if self.over() {
-            return;
-        }
-        if !self.has(Finale::DetectBeforeSpawn) {
-            self.detect(trace);
-        }
-        for m in &mut self.mechs {
-            m.moved = false;
-            m.done = false;
-        }
-        self.turret_used = false;
-        self.phase = Phase::Actions;
-        trace.event(|| "-- player actions --".to_string());
     }
 
     /// Tiles whose unit cannot use regular movement: the aimed tiles of living monsters whose

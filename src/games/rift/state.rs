@@ -135,6 +135,61 @@ pub enum Phase {
     /// Between campaign games: the player chooses which card slides for an A or B reward
     /// (Campaign).
     Reward = 3,
+    /// A choice the rulebook gives the player in the middle of an effect (Status Tokens): which
+    /// token to remove from play when one must be added and none is left (CONTENT.md, I16), or
+    /// which of two conflicting tokens brought together by movement goes (I17). The turn
+    /// resumes at [`Rift::cont`] once it is made.
+    Choice = 4,
+}
+
+/// The step of the turn the engine runs next (Turn Order): where it resumes after a
+/// [`Phase::Choice`]. Outside that phase it is [`Step::Actions`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Step {
+    /// Step 6, Player actions (after a player's action: end them if nothing is left to decide).
+    Actions = 0,
+    /// Step 7, Upkeep.
+    Upkeep = 1,
+    /// Step 8 begins.
+    AttacksBegin = 2,
+    /// Step 8, Monsters attack: the next monster in activation order not in [`Rift::cont_done`].
+    Attacks = 3,
+    /// Steps 1-2 of the next turn: Time passes, Spawn.
+    TurnStart = 4,
+    /// Step 3, Roll + advance.
+    Roll = 5,
+    /// Step 4, Monsters move + aim: the next monster not in [`Rift::cont_done`].
+    MoveAim = 6,
+    /// Step 5, Detect, then Player actions open.
+    Detect = 7,
+}
+
+impl Step {
+    /// Every step, in the order of [`Step`]'s discriminants.
+    pub const ALL: [Step; 8] = [
+        Step::Actions,
+        Step::Upkeep,
+        Step::AttacksBegin,
+        Step::Attacks,
+        Step::TurnStart,
+        Step::Roll,
+        Step::MoveAim,
+        Step::Detect,
+    ];
+    /// The name in the position format.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Step::Actions => "actions",
+            Step::Upkeep => "upkeep",
+            Step::AttacksBegin => "attacks_begin",
+            Step::Attacks => "attacks",
+            Step::TurnStart => "turn_start",
+            Step::Roll => "roll",
+            Step::MoveAim => "move_aim",
+            Step::Detect => "detect",
+        }
+    }
 }
 
 /// Loss causes, indexed as in [`super::LOSS_CAUSES`].
@@ -280,6 +335,15 @@ pub struct Rift {
     pub result: u8,
     /// Player decisions taken.
     pub decisions: u16,
+    /// The step the engine resumes at after a [`Phase::Choice`] ([`Step::Actions`] otherwise).
+    pub cont: Step,
+    /// Monster colours (bit `i`) that have already acted in the per-monster step [`Rift::cont`].
+    pub cont_done: u8,
+    /// A choice waits for the player ([`Phase::Choice`] once the current effect has resolved).
+    pub choice: bool,
+    /// Tiles of status tokens just added with none left in the supply: the player frees a token
+    /// from play elsewhere (CONTENT.md, I16).
+    pub keep: Bits,
     /// Counters for objectives and reports.
     pub tally: Tally,
     /// The campaign around this game.
@@ -322,6 +386,10 @@ impl PartialEq for Rift {
             && self.turret_used == o.turret_used
             && self.result == o.result
             && self.decisions == o.decisions
+            && self.cont == o.cont
+            && self.cont_done == o.cont_done
+            && self.choice == o.choice
+            && self.keep == o.keep
             && self.tally == o.tally
             && self.campaign == o.campaign
     }

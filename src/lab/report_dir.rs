@@ -1,0 +1,499 @@
+//! The report folder as a unit: every file of a run's report is written together, and the
+//! whole folder is replaced at once, so that a folder never mixes two runs and a failed,
+//! interrupted or concurrent run never leaves a half-written report, nor debris, nor destroys
+//! anything sololab did not write.
+//!
+//! A run opens its report folder with [`ReportDir::open`] *before its first game*. That:
+//! - checks every path the run will write (a file in the way, a read-only or missing parent, a
+//!   name too long for the file system) by creating them: the folder itself (empty, when it
+//!   did not exist), a staging folder beside it, and each report file inside the staging
+//!   folder;
+//! - locks the folder (an OS lock, `flock`, on the folder itself on Unix; on `<out>/.sololab-lock`
+//!   elsewhere; released even if the process is killed): a second run on the same folder is
+//!   refused with one line naming the locked folder, it does not wait;
+//! - refuses a folder that holds anything but a previous sololab report (a folder is one when
+//!   it holds the marker [`MARKER`] and nothing it does not list, or, for reports written
+//!   before the marker existed, only `summary.csv`, `run.toml` and `games.csv` with sololab's
+//!   `run.toml` header). An empty folder is fine.
+//!
+//! The run then writes each file into the staging folder ([`ReportDir::create`],
+//! [`ReportDir::write`]; a file can be streamed, like `games.csv`), and
+//! [`ReportDir::commit`] writes the marker and swaps the staging folder with the report folder
+//! in one `rename` (Linux `RENAME_EXCHANGE`; elsewhere two renames), then deletes the previous
+//! report. Until then the previous report is untouched. Dropping a `ReportDir` without
+//! committing (an error) removes everything `open` created; [`abandon_reports`], called by a
+//! signal handler before the process exits, does the same for every open report folder and
+//! blocks any commit that has not started (one that has is finished first). A run killed
+//! outright (`SIGKILL`) leaves its staging folder, `.sololab-<pid>-<n>.tmp` beside the report
+//! folder; the next run there removes it (its process is gone) and the report is untouched.
+//!
+//! Later files of a report (HTML pages, shard files) are added to the same unit by writing
+//! them into the staging folder before the commit; the marker lists them.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::report::ReportError;
+
+/// The file that marks a folder as a sololab report and lists the files of that report, one a
+/// line after a comment line.
+pub const MARKER: &str = ".sololab-report";
+
+/// The lock file inside a report folder while a run writes it, where folders cannot be locked
+/// themselves (not on Unix).
+pub const LOCK: &str = ".sololab-lock";
+
+/// The files of a report written before [`MARKER`] existed; such a folder is recognised as a
+/// report when it holds only these and its `run.toml` starts with [`RUN_TOML_HEADER`].
+const LEGACY_FILES: &[&str] = &["summary.csv", "run.toml", "games.csv"];
+
+/// The first line of every `run.toml` sololab writes.
+pub const RUN_TOML_HEADER: &str =
+    "# How this report was made. [experiment] is the experiment as run and [strategies]";
+
+/// What `open` created and must remove if the report is not committed.
+#[derive(Debug, Default)]
+struct Debris {
+    /// The staging folder (removed with its contents).
+    staging: PathBuf,
+    /// The lock file.
+    lock: PathBuf,
+    /// Folders `open` created, outermost first (removed innermost first, when empty).
+    created: Vec<PathBuf>,
+}
+
+impl Debris {
+    fn remove(&self) {
+        let _ = std::fs::remove_dir_all(&self.staging);
+        if !self.lock.as_os_str().is_empty() {
+            let _ = std::fs::remove_file(&self.lock);
+        }
+        for dir in self.created.iter().rev() {
+            let _ = std::fs::remove_dir(dir);
+        }
+    }
+}
+
+/// The report folders open in this process, by id, for [`abandon_reports`].
+static OPEN: Mutex<Vec<(u64, Debris)>> = Mutex::new(Vec::new());
+static NEXT_ID: AtomicU64 = AtomicU64::new(0);
+
+fn open_reports() -> std::sync::MutexGuard<'static, Vec<(u64, Debris)>> {
+    OPEN.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Removes what every open, uncommitted [`ReportDir`] of this process created (staging folder,
+/// lock file, folders it created), waits for a commit under way to finish, and blocks every
+/// later commit. For a signal handler that then ends the process: after this call no report
+/// can be committed by this process.
+pub fn abandon_reports() {
+    let guard = open_reports();
+    for (_, debris) in guard.iter() {
+        debris.remove();
+    }
+    // Held until the process exits: no commit can start after the clean-up.
+    std::mem::forget(guard);
+}
+
+/// A report folder opened for a new report: locked, checked, with a staging folder beside it
+/// where the report's files are written until [`ReportDir::commit`] swaps it in. See the
+/// module documentation.
+#[derive(Debug)]
+pub struct ReportDir {
+    out: PathBuf,
+    staging: PathBuf,
+    /// The open lock file (the OS lock lasts as long as this handle).
+    lock: Option<File>,
+    files: Vec<String>,
+    id: u64,
+    committed: bool,
+}
+
+fn io_error(path: &Path, source: std::io::Error) -> ReportError {
+    ReportError::Write {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+fn create_error(path: &Path, source: std::io::Error) -> ReportError {
+    ReportError::CreateDir {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+impl ReportDir {
+    /// Opens `out` for a new report whose files will be `files` (names inside the folder):
+    /// creates the missing folders, locks the folder, checks that it is empty or a previous
+    /// sololab report, and creates the staging folder with an empty file of each name to
+    /// prove they can be written. Nothing is left behind when this fails.
+    ///
+    /// # Errors
+    /// A one-line [`ReportError`]: [`Locked`](ReportError::Locked) when another run holds the
+    /// folder, [`NotAReport`](ReportError::NotAReport) for a folder with other files,
+    /// [`CreateDir`](ReportError::CreateDir) or [`Write`](ReportError::Write) naming the path
+    /// that cannot be created or written.
+    pub fn open(out: &Path, files: &[&str]) -> Result<ReportDir, ReportError> {
+        let Some(name) = out.file_name() else {
+            return Err(ReportError::NotAFolderName {
+                path: out.to_path_buf(),
+            });
+        };
+        let parent = match out.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let out = parent.join(name);
+        let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
+        let staging = parent.join(format!(".sololab-{}-{id}.tmp", std::process::id()));
+        let mut debris = Debris {
+            staging: staging.clone(),
+            lock: PathBuf::new(),
+            created: Vec::new(),
+        };
+        let result = Self::prepare(&out, &staging, files, &mut debris);
+        match result {
+            Ok(lock) => {
+                open_reports().push((id, debris));
+                Ok(ReportDir {
+                    out,
+                    staging,
+                    lock: Some(lock),
+                    files: Vec::new(),
+                    id,
+                    committed: false,
+                })
+            }
+            Err(e) => {
+                debris.remove();
+                Err(e)
+            }
+        }
+    }
+
+    fn prepare(
+        out: &Path,
+        staging: &Path,
+        files: &[&str],
+        debris: &mut Debris,
+    ) -> Result<File, ReportError> {
+        if out.exists() && !out.is_dir() {
+            return Err(ReportError::NotAReport {
+                path: out.to_path_buf(),
+                reason: "it is a file, not a folder".into(),
+            });
+        }
+        // The missing ancestors, outermost first, then the folder itself.
+        let mut missing = Vec::new();
+        let mut at = Some(out);
+        while let Some(dir) = at {
+            if dir.as_os_str().is_empty() || dir.exists() {
+                break;
+            }
+            missing.push(dir.to_path_buf());
+            at = dir.parent();
+        }
+        for dir in missing.iter().rev() {
+            match std::fs::create_dir(dir) {
+                Ok(()) => debris.created.push(dir.clone()),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && dir.is_dir() => {}
+                Err(e) => return Err(create_error(dir, e)),
+            }
+        }
+        let lock = lock(out)?;
+        if cfg!(not(unix)) {
+            // Ours to remove from now on (not before: another run's lock file is not).
+            debris.lock = out.join(LOCK);
+        }
+        check_previous_report(out)?;
+        remove_stale_staging(staging.parent().unwrap_or(Path::new(".")));
+        std::fs::create_dir(staging).map_err(|e| create_error(staging, e))?;
+        for name in files.iter().chain(&[MARKER]) {
+            let path = staging.join(name);
+            File::create(&path).map_err(|e| io_error(&out.join(name), e))?;
+            std::fs::remove_file(&path).map_err(|e| io_error(&path, e))?;
+        }
+        Ok(lock)
+    }
+
+    /// The report folder (where the files will be once committed).
+    pub fn path(&self) -> &Path {
+        &self.out
+    }
+
+    /// Creates file `name` of the report in the staging folder, for streaming.
+    ///
+    /// # Errors
+    /// [`ReportError::Write`] naming the file's final path.
+    pub fn create(&mut self, name: &str) -> Result<ReportFile, ReportError> {
+        let path = self.staging.join(name);
+        let file = File::create(&path).map_err(|e| io_error(&self.out.join(name), e))?;
+        if !self.files.iter().any(|f| f == name) {
+            self.files.push(name.to_string());
+        }
+        Ok(ReportFile {
+            shown: self.out.join(name),
+            writer: BufWriter::new(file),
+        })
+    }
+
+    /// Writes file `name` of the report, whole, in the staging folder.
+    ///
+    /// # Errors
+    /// [`ReportError::Write`] naming the file's final path.
+    pub fn write(&mut self, name: &str, contents: &str) -> Result<(), ReportError> {
+        let mut file = self.create(name)?;
+        file.write_all(contents.as_bytes())
+            .map_err(|e| io_error(&file.shown, e))?;
+        file.finish()
+    }
+
+    /// Writes the marker, then swaps the staging folder in for the report folder at once and
+    /// deletes the previous report. Returns the paths of the report's files (without the
+    /// marker).
+    ///
+    /// # Errors
+    /// [`ReportError::Write`] when the marker cannot be written or the swap fails; the previous
+    /// report is then as it was.
+    pub fn commit(mut self) -> Result<Vec<PathBuf>, ReportError> {
+        let mut names = self.files.clone();
+        names.sort();
+        let mut marker = String::from("# sololab report: the files of this report, one a line\n");
+        for n in &names {
+            marker.push_str(n);
+            marker.push('\n');
+        }
+        let path = self.staging.join(MARKER);
+        write_synced(&path, &marker).map_err(|e| io_error(&self.out.join(MARKER), e))?;
+        let mut open = open_reports();
+        swap(&self.staging, &self.out).map_err(|e| io_error(&self.out, e))?;
+        // The staging path now holds the previous report (with the lock file).
+        let _ = std::fs::remove_dir_all(&self.staging);
+        open.retain(|(id, _)| *id != self.id);
+        self.committed = true;
+        drop(open);
+        self.lock = None;
+        Ok(names.iter().map(|n| self.out.join(n)).collect())
+    }
+}
+
+impl Drop for ReportDir {
+    fn drop(&mut self) {
+        if self.committed {
+            return;
+        }
+        let mut open = open_reports();
+        if let Some(i) = open.iter().position(|(id, _)| *id == self.id) {
+            let (_, debris) = open.remove(i);
+            debris.remove();
+        }
+    }
+}
+
+/// A file of a report being written in the staging folder (buffered).
+#[derive(Debug)]
+pub struct ReportFile {
+    shown: PathBuf,
+    writer: BufWriter<File>,
+}
+
+impl ReportFile {
+    /// The file's final path, for messages.
+    pub fn path(&self) -> &Path {
+        &self.shown
+    }
+
+    /// Flushes and syncs the file to disk.
+    ///
+    /// # Errors
+    /// [`ReportError::Write`] naming the file.
+    pub fn finish(self) -> Result<(), ReportError> {
+        let shown = self.shown;
+        let file = self
+            .writer
+            .into_inner()
+            .map_err(|e| io_error(&shown, e.into_error()))?;
+        file.sync_all().map_err(|e| io_error(&shown, e))
+    }
+}
+
+impl Write for ReportFile {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.writer.write(buf)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.writer.flush()
+    }
+}
+
+fn write_synced(path: &Path, contents: &str) -> std::io::Result<()> {
+    let mut f = File::create(path)?;
+    f.write_all(contents.as_bytes())?;
+    f.sync_all()
+}
+
+/// Takes the OS lock of folder `out` (`flock` on the folder itself on Unix, so no lock file is
+/// ever left behind, even by a killed run; elsewhere on `out/.sololab-lock`), refusing when
+/// another process holds it. The path is re-checked after locking, since a run that finishes
+/// swaps the locked folder away.
+fn lock(out: &Path) -> Result<File, ReportError> {
+    let path = lock_path(out);
+    for _ in 0..100 {
+        let file = open_lock(&path).map_err(|e| io_error(&path, e))?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(ReportError::Locked { lock: path });
+            }
+            Err(std::fs::TryLockError::Error(e)) => return Err(io_error(&path, e)),
+        }
+        if same_file(&file, &path) {
+            return Ok(file);
+        }
+    }
+    Err(ReportError::Locked { lock: path })
+}
+
+#[cfg(unix)]
+fn lock_path(out: &Path) -> PathBuf {
+    out.to_path_buf()
+}
+
+#[cfg(unix)]
+fn open_lock(path: &Path) -> std::io::Result<File> {
+    File::open(path)
+}
+
+#[cfg(unix)]
+fn same_file(file: &File, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (file.metadata(), std::fs::metadata(path)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
+}
+
+#[cfg(not(unix))]
+fn lock_path(out: &Path) -> PathBuf {
+    out.join(LOCK)
+}
+
+#[cfg(not(unix))]
+fn open_lock(path: &Path) -> std::io::Result<File> {
+    std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path)
+}
+
+#[cfg(not(unix))]
+fn same_file(_file: &File, path: &Path) -> bool {
+    path.exists()
+}
+
+/// Removes the staging folders in `parent` left by runs that were killed (`SIGKILL`: no
+/// handler could clean up): `.sololab-<pid>-<n>.tmp` whose process no longer exists. A folder
+/// of a live process (or of a process id now reused) is left alone.
+fn remove_stale_staging(parent: &Path) {
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(pid) = name
+            .strip_prefix(".sololab-")
+            .and_then(|r| r.strip_suffix(".tmp").or_else(|| r.strip_suffix(".old")))
+            .and_then(|r| r.split('-').next())
+            .and_then(|p| p.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid != std::process::id() && !process_exists(pid) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+#[cfg(target_os = "linux")]
+fn process_exists(pid: u32) -> bool {
+    Path::new("/proc").join(pid.to_string()).exists()
+}
+
+#[cfg(not(target_os = "linux"))]
+fn process_exists(_pid: u32) -> bool {
+    true
+}
+
+/// Checks that folder `out` is empty or a previous sololab report (see the module docs).
+fn check_previous_report(out: &Path) -> Result<(), ReportError> {
+    let entries = std::fs::read_dir(out).map_err(|e| io_error(out, e))?;
+    let mut names = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| io_error(out, e))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name != LOCK {
+            names.push(name);
+        }
+    }
+    names.sort();
+    if names.is_empty() {
+        return Ok(());
+    }
+    let not_a_report = |reason: String| ReportError::NotAReport {
+        path: out.to_path_buf(),
+        reason,
+    };
+    let listed: Vec<String> = match std::fs::read_to_string(out.join(MARKER)) {
+        Ok(text) => text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.is_empty())
+            .map(str::to_string)
+            .chain([MARKER.to_string()])
+            .collect(),
+        Err(_) => {
+            let header = std::fs::read_to_string(out.join("run.toml")).unwrap_or_default();
+            if !header.starts_with(RUN_TOML_HEADER) {
+                return Err(not_a_report(format!(
+                    "it holds '{}' and has no {MARKER} marker",
+                    names[0]
+                )));
+            }
+            LEGACY_FILES.iter().map(|s| s.to_string()).collect()
+        }
+    };
+    match names.iter().find(|n| !listed.contains(n)) {
+        Some(foreign) => Err(not_a_report(format!(
+            "'{foreign}' is not a file of its previous report"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// Puts folder `new` at `out` and the previous `out` at `new`, at once where the system can.
+fn swap(new: &Path, out: &Path) -> std::io::Result<()> {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    {
+        use rustix::fs::{CWD, RenameFlags, renameat_with};
+        match renameat_with(CWD, new, CWD, out, RenameFlags::EXCHANGE) {
+            Ok(()) => return Ok(()),
+            Err(e)
+                if e == rustix::io::Errno::INVAL
+                    || e == rustix::io::Errno::NOSYS
+                    || e == rustix::io::Errno::OPNOTSUPP => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+    // Two renames: the previous report is kept under the staging name meanwhile.
+    let old = new.with_extension("old");
+    std::fs::rename(out, &old)?;
+    if let Err(e) = std::fs::rename(new, out) {
+        let _ = std::fs::rename(&old, out);
+        return Err(e);
+    }
+    std::fs::rename(&old, new)
+}
