@@ -17,6 +17,7 @@ use super::content::{
     MAX_CELL, MAX_COLUMNS, Modifiers, PerCount, Response, Scenario, ScenarioAction, SimpleAct,
     Stat, Terrain, TerrainKind, Timing, Win,
 };
+use crate::content::{ContentText, FieldPath, load_cached};
 use crate::game::SetupError;
 
 /// Cards in every Hero Deck (Components: 156 Hero cards, 26 for each hero).
@@ -51,9 +52,9 @@ pub const MAX_ROUNDS: u8 = 30;
 /// Secondary cost, or another option without a cost; a hero deck that is not 26 cards; an
 /// activation table naming an enemy that is not in the scenario; a number out of range.
 pub fn parse(text: &str, source: &str) -> Result<Content, SetupError> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let raw: RawFile = toml::from_str(text).map_err(|e| toml_error(text, source, &e))?;
-    Compiler { source }.compile(raw)
+    let doc = ContentText::new(source, text);
+    let raw: RawFile = doc.deserialize()?;
+    Compiler { doc: &doc }.compile(raw)
 }
 
 /// Reads and parses a content file and leaks it, so games hold `&'static Content` (each
@@ -62,46 +63,7 @@ pub fn parse(text: &str, source: &str) -> Result<Content, SetupError> {
 /// # Errors
 /// When the file cannot be read, or as [`parse`]; messages name the file by its path.
 pub fn load(path: &Path) -> Result<&'static Content, SetupError> {
-    use std::collections::HashMap;
-    use std::sync::Mutex;
-    static CACHE: Mutex<Option<HashMap<String, &'static Content>>> = Mutex::new(None);
-    let source = path.display().to_string();
-    if let Some(c) = CACHE
-        .lock()
-        .ok()
-        .and_then(|g| g.as_ref().and_then(|m| m.get(&source).copied()))
-    {
-        return Ok(c);
-    }
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| SetupError(format!("{source}: cannot read content file: {e}")))?;
-    let content: &'static Content = Box::leak(Box::new(parse(&text, &source)?));
-    if let Ok(mut g) = CACHE.lock() {
-        g.get_or_insert_with(HashMap::new)
-            .insert(source, content);
-    }
-    Ok(content)
-}
-
-fn toml_error(text: &str, source: &str, e: &toml::de::Error) -> SetupError {
-    let message = e
-        .message()
-        .trim()
-        .lines()
-        .map(str::trim)
-        .collect::<Vec<_>>()
-        .join("; ");
-    match e.span() {
-        Some(span) => {
-            let start = span.start.min(text.len());
-            let before = &text[..start];
-            let line = before.matches('\n').count() + 1;
-            let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-            let column = before[line_start..].chars().count() + 1;
-            SetupError(format!("{source}:{line}:{column}: {message}"))
-        }
-        None => SetupError(format!("{source}: {message}")),
-    }
+    load_cached(path, parse)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -390,16 +352,14 @@ struct RawCampaign {
 // ---------------------------------------------------------------------------------------------
 // Validation
 
-struct Compiler<'a> {
-    source: &'a str,
+struct Compiler<'a, 't> {
+    doc: &'a ContentText<'t>,
 }
 
-impl Compiler<'_> {
+impl Compiler<'_, '_> {
+    /// An error at `field` (displayed path, 1-based indices) below `entry` (`hero[2]`).
     fn err(&self, entry: &str, field: &str, msg: impl std::fmt::Display) -> SetupError {
-        SetupError(format!(
-            "{}: entry '{entry}': field '{field}': {msg}",
-            self.source
-        ))
+        self.doc.error(&FieldPath::parse(entry).join(field), msg)
     }
 
     fn num(&self, entry: &str, field: &str, v: i64, lo: i64, hi: i64) -> Result<u8, SetupError> {
@@ -490,7 +450,7 @@ impl Compiler<'_> {
         // Response deck.
         let mut response = Vec::new();
         for (i, r) in raw.response.iter().enumerate() {
-            let e = format!("response {}", i + 1);
+            let e = format!("response[{}]", i + 1);
             let number = self.num(&e, "number", r.number, 1, MAX_COLUMNS as i64)?;
             let value = self.num(&e, "value", r.value, 0, 9)?;
             let n = self.num(&e, "count", r.count, 1, MAX_RESPONSE as i64)?;
@@ -513,8 +473,13 @@ impl Compiler<'_> {
             (CardKind::Wound, &raw.wound, &mut wound_deck, MAX_WOUNDS),
             (CardKind::Fatigue, &raw.fatigue, &mut fatigue_deck, MAX_FATIGUE),
         ] {
-            for w in list {
-                let e = w.name.as_str();
+            let key = if kind == CardKind::Wound {
+                "wound"
+            } else {
+                "fatigue"
+            };
+            for (wi, w) in list.iter().enumerate() {
+                let e = &format!("{key}[{}]", wi + 1);
                 let n = self.num(e, "count", w.count, 1, cap as i64)?;
                 let mods = Modifiers {
                     attack: self.signed(e, "hero.attack", w.hero.attack)?,
@@ -539,6 +504,7 @@ impl Compiler<'_> {
                 }
                 let id = self.add_card(
                     &mut cards,
+                    e,
                     Card {
                         name: w.name.clone(),
                         kind,
@@ -573,9 +539,9 @@ impl Compiler<'_> {
             ));
         }
         let mut heroes = Vec::new();
-        for h in &raw.hero {
-            let e = h.name.as_str();
-            if heroes.iter().any(|x: &Hero| x.name.eq_ignore_ascii_case(e)) {
+        for (hi, h) in raw.hero.iter().enumerate() {
+            let e = &format!("hero[{}]", hi + 1);
+            if heroes.iter().any(|x: &Hero| x.name.eq_ignore_ascii_case(&h.name)) {
                 return Err(self.err(e, "name", "a second hero of this name"));
             }
             let boards = [
@@ -584,7 +550,7 @@ impl Compiler<'_> {
             ];
             let mut deck = Vec::new();
             for (i, c) in h.card.iter().enumerate() {
-                let f = format!("card.{}", i + 1);
+                let f = format!("card[{}]", i + 1);
                 let id = self.hero_card(&mut cards, e, &f, c)?;
                 let n = self.num(e, &format!("{f}.count"), c.count, 1, HERO_CARDS as i64)?;
                 for _ in 0..n {
@@ -608,12 +574,12 @@ impl Compiler<'_> {
         }
         // Items.
         let mut items = Vec::new();
-        for it in &raw.item {
-            let e = it.name.as_str();
+        for (ii, it) in raw.item.iter().enumerate() {
+            let e = &format!("item[{}]", ii + 1);
             let body = self.pick(e, "body", "body part", &it.body, &BODY_NAMES, &BODIES)?;
             let mut ids = Vec::new();
             for (i, c) in it.card.iter().enumerate() {
-                let f = format!("card.{}", i + 1);
+                let f = format!("card[{}]", i + 1);
                 let id = self.hero_card(&mut cards, e, &f, c)?;
                 let n = self.num(e, &format!("{f}.count"), c.count, 1, 8)?;
                 for _ in 0..n {
@@ -633,9 +599,9 @@ impl Compiler<'_> {
         }
         // Enemies.
         let mut enemies = Vec::new();
-        for en in &raw.enemy {
-            let e = en.name.as_str();
-            if enemies.iter().any(|x: &Enemy| x.name.eq_ignore_ascii_case(e)) {
+        for (ei, en) in raw.enemy.iter().enumerate() {
+            let e = &format!("enemy[{}]", ei + 1);
+            if enemies.iter().any(|x: &Enemy| x.name.eq_ignore_ascii_case(&en.name)) {
                 return Err(self.err(e, "name", "a second enemy of this name"));
             }
             let damage = Damage {
@@ -668,8 +634,8 @@ impl Compiler<'_> {
         }
         // Terrain.
         let mut terrain = Vec::new();
-        for t in &raw.terrain {
-            let e = t.name.as_str();
+        for (ti, t) in raw.terrain.iter().enumerate() {
+            let e = &format!("terrain[{}]", ti + 1);
             terrain.push(Terrain {
                 name: t.name.clone(),
                 kind: self.pick(
@@ -690,8 +656,9 @@ impl Compiler<'_> {
         let campaign_names: Vec<String> = raw.campaign.iter().map(|x| x.name.clone()).collect();
         // Scenarios.
         let mut scenarios = Vec::new();
-        for s in &raw.scenario {
+        for (si, s) in raw.scenario.iter().enumerate() {
             scenarios.push(self.scenario(
+                &format!("scenario[{}]", si + 1),
                 s,
                 &enemies,
                 &enemy_names,
@@ -706,12 +673,12 @@ impl Compiler<'_> {
         let scenario_names: Vec<String> = scenarios.iter().map(|x| x.name.clone()).collect();
         let mut campaigns = Vec::new();
         for (ci, c) in raw.campaign.iter().enumerate() {
-            let e = c.name.as_str();
+            let e = &format!("campaign[{}]", ci + 1);
             let mut sc = Vec::new();
             for (i, n) in c.scenarios.iter().enumerate() {
                 let s = self.named(
                     e,
-                    &format!("scenarios.{}", i + 1),
+                    &format!("scenarios[{}]", i + 1),
                     "scenario",
                     n,
                     &scenario_names,
@@ -719,7 +686,7 @@ impl Compiler<'_> {
                 if scenarios[s as usize].campaign != Some(ci as u8) {
                     return Err(self.err(
                         e,
-                        &format!("scenarios.{}", i + 1),
+                        &format!("scenarios[{}]", i + 1),
                         format!("scenario '{n}' does not name this campaign"),
                     ));
                 }
@@ -730,7 +697,7 @@ impl Compiler<'_> {
             }
             let mut it = Vec::new();
             for (i, n) in c.items.iter().enumerate() {
-                it.push(self.named(e, &format!("items.{}", i + 1), "item", n, &item_names)?);
+                it.push(self.named(e, &format!("items[{}]", i + 1), "item", n, &item_names)?);
             }
             if it.len() > MAX_ITEMS {
                 return Err(self.err(e, "items", format!("more than {MAX_ITEMS} items")));
@@ -742,7 +709,7 @@ impl Compiler<'_> {
             });
         }
         Ok(Content {
-            source: self.source.to_string(),
+            source: self.doc.source().to_string(),
             hand_size,
             max_points,
             cards,
@@ -759,12 +726,19 @@ impl Compiler<'_> {
         })
     }
 
-    fn add_card(&self, cards: &mut Vec<Card>, card: Card) -> Result<u8, SetupError> {
+    fn add_card(&self, cards: &mut Vec<Card>, at: &str, card: Card) -> Result<u8, SetupError> {
         if cards.iter().any(|c| c.name.eq_ignore_ascii_case(&card.name)) {
-            return Err(self.err(&card.name, "name", "a second card of this name"));
+            return Err(self.err(at, "name", "a second card of this name"));
+        }
+        if card.name.contains(['_', ',', '=', '@', '#']) || card.name.trim() != card.name {
+            return Err(self.err(
+                at,
+                "name",
+                "names may not hold _ , = @ # or edge spaces (the position format uses them)",
+            ));
         }
         if cards.len() >= MAX_CARDS {
-            return Err(self.err(&card.name, "name", format!("more than {MAX_CARDS} cards")));
+            return Err(self.err(at, "name", format!("more than {MAX_CARDS} cards")));
         }
         cards.push(card);
         Ok((cards.len() - 1) as u8)
@@ -826,10 +800,11 @@ impl Compiler<'_> {
         }
         let mut opts = Vec::new();
         for (k, o) in c.options.iter().enumerate() {
-            opts.push(self.opt(e, &format!("{f}.options.{}", k + 1), o)?);
+            opts.push(self.opt(e, &format!("{f}.options[{}]", k + 1), o)?);
         }
         self.add_card(
             cards,
+            &format!("{e}.{f}"),
             Card {
                 name: c.name.clone(),
                 kind: CardKind::Hero,
@@ -919,7 +894,7 @@ impl Compiler<'_> {
         }
         let mut effects = [None; 3];
         for (k, x) in o.effects.iter().enumerate() {
-            effects[k] = Some(self.effect(e, &format!("{f}.effects.{}", k + 1), x, act)?);
+            effects[k] = Some(self.effect(e, &format!("{f}.effects[{}]", k + 1), x, act)?);
         }
         Ok(CardOpt {
             act,
@@ -1015,6 +990,7 @@ impl Compiler<'_> {
 
     fn scenario(
         &self,
+        e: &str,
         s: &RawScenario,
         enemies: &[Enemy],
         enemy_names: &[String],
@@ -1022,14 +998,13 @@ impl Compiler<'_> {
         campaign_names: &[String],
         columns: u8,
     ) -> Result<Scenario, SetupError> {
-        let e = s.name.as_str();
         let campaign = match &s.campaign {
             Some(c) => Some(self.named(e, "campaign", "campaign", c, campaign_names)?),
             None => None,
         };
         let mut enemy_deck = Vec::new();
         for (i, n) in s.enemies.iter().enumerate() {
-            let f = format!("enemies.{}", i + 1);
+            let f = format!("enemies[{}]", i + 1);
             let id = self.named(e, &format!("{f}.name"), "enemy", &n.name, enemy_names)?;
             let c = self.num(e, &format!("{f}.count"), n.count, 1, MAX_ENEMY_DECK as i64)?;
             for _ in 0..c {
@@ -1045,7 +1020,7 @@ impl Compiler<'_> {
         }
         let mut terrain_deck = Vec::new();
         for (i, n) in s.terrain.iter().enumerate() {
-            let f = format!("terrain.{}", i + 1);
+            let f = format!("terrain[{}]", i + 1);
             let id = self.named(e, &format!("{f}.name"), "terrain", &n.name, terrain_names)?;
             let c = self.num(e, &format!("{f}.count"), n.count, 1, MAX_TERRAIN_DECK as i64)?;
             for _ in 0..c {
@@ -1057,7 +1032,7 @@ impl Compiler<'_> {
         }
         let mut spawns = Vec::new();
         for (i, sp) in s.spawn.iter().enumerate() {
-            let f = format!("spawn.{}", i + 1);
+            let f = format!("spawn[{}]", i + 1);
             let t = self.num(e, &format!("{f}.threat"), sp.threat, 0, 40)?;
             if spawns.last().is_some_and(|(p, _): &(u8, PerCount)| *p >= t) {
                 return Err(self.err(e, &format!("{f}.threat"), "threats must rise row by row"));
@@ -1089,7 +1064,7 @@ impl Compiler<'_> {
         };
         let mut lose = Vec::new();
         for (i, l) in s.lose.iter().enumerate() {
-            let f = format!("lose.{}", i + 1);
+            let f = format!("lose[{}]", i + 1);
             lose.push(match l.cause.as_str() {
                 "threat_maxed" => Lose::Threat(self.num(e, &format!("{f}.value"), l.value, 1, 40)?),
                 "overrun" => Lose::Overrun(self.num(e, &format!("{f}.value"), l.value, 1, 11)?),
@@ -1117,7 +1092,7 @@ impl Compiler<'_> {
         let mut activation = Vec::new();
         let mut parsed: Vec<(u8, Vec<Vec<ActSpec>>)> = Vec::new();
         for (i, row) in s.activation.iter().enumerate() {
-            let f = format!("activation.{}", i + 1);
+            let f = format!("activation[{}]", i + 1);
             let id = self.named(e, &format!("{f}.enemy"), "enemy", &row.enemy, enemy_names)?;
             if row.columns.len() != columns as usize {
                 return Err(self.err(
@@ -1134,13 +1109,13 @@ impl Compiler<'_> {
                 if cell.len() > MAX_CELL {
                     return Err(self.err(
                         e,
-                        &format!("{f}.columns.{}", k + 1),
+                        &format!("{f}.columns[{}]", k + 1),
                         format!("at most {MAX_CELL} actions"),
                     ));
                 }
                 let mut specs = Vec::new();
                 for (j, text) in cell.iter().enumerate() {
-                    let ff = format!("{f}.columns.{}.{}", k + 1, j + 1);
+                    let ff = format!("{f}.columns[{}][{}]", k + 1, j + 1);
                     let spec = self.spec(e, &ff, text, enemy_names)?;
                     for a in [Some(spec.act), spec.alt].into_iter().flatten() {
                         if let EnemyAct::Summon(x) = a {
@@ -1157,7 +1132,7 @@ impl Compiler<'_> {
             if !in_scenario.contains(&id) {
                 return Err(self.err(
                     e,
-                    &format!("activation.{}.enemy", i + 1),
+                    &format!("activation[{}].enemy", i + 1),
                     format!(
                         "enemy '{}' is not in this scenario (its enemies: {})",
                         enemies[id as usize].name,
@@ -1188,7 +1163,7 @@ impl Compiler<'_> {
                         {
                             return Err(self.err(
                                 e,
-                                &format!("activation.{}.columns", i + 1),
+                                &format!("activation[{}].columns", i + 1),
                                 format!(
                                     "enemy '{}' is not in this scenario (its enemies: {})",
                                     enemies[x as usize].name,
