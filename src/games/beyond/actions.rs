@@ -277,7 +277,11 @@ impl Beyond {
                         let cd = &c.cards[card as usize];
                         if cd.kind != CardKind::Hero {
                             if h == init && cd.mods.attack != 0 {
-                                out.push(BeyondAction::AddCard { hero: h as u8, card, opt: 0 });
+                                out.push(BeyondAction::AddCard {
+                                    hero: h as u8,
+                                    card,
+                                    opt: 0,
+                                });
                             }
                             return;
                         }
@@ -341,7 +345,11 @@ impl Beyond {
                         let cd = &c.cards[card as usize];
                         if cd.kind != CardKind::Hero {
                             if h == dh && cd.mods.defense != 0 {
-                                out.push(BeyondAction::Defend { hero: h as u8, card, opt: 0 });
+                                out.push(BeyondAction::Defend {
+                                    hero: h as u8,
+                                    card,
+                                    opt: 0,
+                                });
                             }
                             return;
                         }

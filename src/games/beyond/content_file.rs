@@ -462,7 +462,10 @@ impl Compiler<'_, '_> {
             return Err(self.err(
                 "response",
                 "count",
-                format!("{} Response cards (need 1..={MAX_RESPONSE})", response.len()),
+                format!(
+                    "{} Response cards (need 1..={MAX_RESPONSE})",
+                    response.len()
+                ),
             ));
         }
         let columns = response.iter().map(|r| r.number).max().unwrap_or(1);
@@ -471,7 +474,12 @@ impl Compiler<'_, '_> {
         let mut fatigue_deck = Vec::new();
         for (kind, list, deck, cap) in [
             (CardKind::Wound, &raw.wound, &mut wound_deck, MAX_WOUNDS),
-            (CardKind::Fatigue, &raw.fatigue, &mut fatigue_deck, MAX_FATIGUE),
+            (
+                CardKind::Fatigue,
+                &raw.fatigue,
+                &mut fatigue_deck,
+                MAX_FATIGUE,
+            ),
         ] {
             let key = if kind == CardKind::Wound {
                 "wound"
@@ -541,7 +549,10 @@ impl Compiler<'_, '_> {
         let mut heroes = Vec::new();
         for (hi, h) in raw.hero.iter().enumerate() {
             let e = &format!("hero[{}]", hi + 1);
-            if heroes.iter().any(|x: &Hero| x.name.eq_ignore_ascii_case(&h.name)) {
+            if heroes
+                .iter()
+                .any(|x: &Hero| x.name.eq_ignore_ascii_case(&h.name))
+            {
                 return Err(self.err(e, "name", "a second hero of this name"));
             }
             let boards = [
@@ -601,7 +612,10 @@ impl Compiler<'_, '_> {
         let mut enemies = Vec::new();
         for (ei, en) in raw.enemy.iter().enumerate() {
             let e = &format!("enemy[{}]", ei + 1);
-            if enemies.iter().any(|x: &Enemy| x.name.eq_ignore_ascii_case(&en.name)) {
+            if enemies
+                .iter()
+                .any(|x: &Enemy| x.name.eq_ignore_ascii_case(&en.name))
+            {
                 return Err(self.err(e, "name", "a second enemy of this name"));
             }
             let damage = Damage {
@@ -644,7 +658,11 @@ impl Compiler<'_, '_> {
                     "terrain kind",
                     &t.kind,
                     &["door", "portcullis", "obstacle"],
-                    &[TerrainKind::Door, TerrainKind::Portcullis, TerrainKind::Obstacle],
+                    &[
+                        TerrainKind::Door,
+                        TerrainKind::Portcullis,
+                        TerrainKind::Obstacle,
+                    ],
                 )?,
                 points: self.count4(e, "points", t.points, 0, 20)?,
                 defense: self.count4(e, "defense", t.defense, 0, 20)?,
@@ -727,7 +745,10 @@ impl Compiler<'_, '_> {
     }
 
     fn add_card(&self, cards: &mut Vec<Card>, at: &str, card: Card) -> Result<u8, SetupError> {
-        if cards.iter().any(|c| c.name.eq_ignore_ascii_case(&card.name)) {
+        if cards
+            .iter()
+            .any(|c| c.name.eq_ignore_ascii_case(&card.name))
+        {
             return Err(self.err(at, "name", "a second card of this name"));
         }
         if card.name.contains(['_', ',', '=', '@', '#']) || card.name.trim() != card.name {
@@ -750,7 +771,11 @@ impl Compiler<'_, '_> {
             fatigue: self.num(e, &format!("{f}.damage.fatigue"), b.damage.fatigue, 0, 3)?,
         };
         if damage.wounds + damage.fatigue == 0 {
-            return Err(self.err(e, &format!("{f}.damage"), "a hero must deal at least one card"));
+            return Err(self.err(
+                e,
+                &format!("{f}.damage"),
+                "a hero must deal at least one card",
+            ));
         }
         let action = match &b.action {
             Some(o) => {
@@ -947,9 +972,17 @@ impl Compiler<'_, '_> {
                         "stat",
                         s,
                         &["attack", "defense", "points", "heal", "draw"],
-                        &[Stat::Attack, Stat::Defense, Stat::Points, Stat::Heal, Stat::Draw],
+                        &[
+                            Stat::Attack,
+                            Stat::Defense,
+                            Stat::Points,
+                            Stat::Heal,
+                            Stat::Draw,
+                        ],
                     )?,
-                    None => return Err(self.err(e, &format!("{f}.stat"), "persistent needs a stat")),
+                    None => {
+                        return Err(self.err(e, &format!("{f}.stat"), "persistent needs a stat"));
+                    }
                 };
                 Effect::Persistent {
                     stat,
@@ -1015,14 +1048,23 @@ impl Compiler<'_, '_> {
             return Err(self.err(
                 e,
                 "enemies",
-                format!("{} enemy cards (need 1..={MAX_ENEMY_DECK})", enemy_deck.len()),
+                format!(
+                    "{} enemy cards (need 1..={MAX_ENEMY_DECK})",
+                    enemy_deck.len()
+                ),
             ));
         }
         let mut terrain_deck = Vec::new();
         for (i, n) in s.terrain.iter().enumerate() {
             let f = format!("terrain[{}]", i + 1);
             let id = self.named(e, &format!("{f}.name"), "terrain", &n.name, terrain_names)?;
-            let c = self.num(e, &format!("{f}.count"), n.count, 1, MAX_TERRAIN_DECK as i64)?;
+            let c = self.num(
+                e,
+                &format!("{f}.count"),
+                n.count,
+                1,
+                MAX_TERRAIN_DECK as i64,
+            )?;
             for _ in 0..c {
                 terrain_deck.push(id);
             }
@@ -1037,7 +1079,10 @@ impl Compiler<'_, '_> {
             if spawns.last().is_some_and(|(p, _): &(u8, PerCount)| *p >= t) {
                 return Err(self.err(e, &format!("{f}.threat"), "threats must rise row by row"));
             }
-            spawns.push((t, self.count4(e, &format!("{f}.enemies"), sp.enemies, 0, 6)?));
+            spawns.push((
+                t,
+                self.count4(e, &format!("{f}.enemies"), sp.enemies, 0, 6)?,
+            ));
         }
         let rounds = self.num(e, "rounds", s.rounds, 1, MAX_ROUNDS as i64)?;
         let win = match s.win.as_str() {
@@ -1066,7 +1111,9 @@ impl Compiler<'_, '_> {
         for (i, l) in s.lose.iter().enumerate() {
             let f = format!("lose[{}]", i + 1);
             lose.push(match l.cause.as_str() {
-                "threat_maxed" => Lose::Threat(self.num(e, &format!("{f}.value"), l.value, 1, 40)?),
+                "threat_maxed" => {
+                    Lose::Threat(self.num(e, &format!("{f}.value"), l.value, 1, 40)?)
+                }
                 "overrun" => Lose::Overrun(self.num(e, &format!("{f}.value"), l.value, 1, 11)?),
                 other => {
                     return Err(self.err(

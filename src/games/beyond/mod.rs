@@ -316,7 +316,10 @@ impl Beyond {
         b.n_heroes = s.heroes.len() as u8;
         b.draw_full = s.draw_full;
         b.scenario = s.scenario;
-        let mut picks = s.heroes.clone();
+        let mut picks: [Option<u8>; 4] = [None; 4];
+        let n = s.heroes.len().min(4);
+        picks[..n].copy_from_slice(&s.heroes[..n]);
+        let picks = &mut picks[..n];
         for i in 0..picks.len() {
             if picks[i].is_none() {
                 loop {
@@ -342,19 +345,33 @@ impl Beyond {
         b
     }
 
-    /// Re-shuffles every card the players cannot see (Game::determinize).
+    /// Re-shuffles every card the players cannot see (Game::determinize): the order of the
+    /// Enemy, Terrain, Wound, Fatigue, Response and item decks and of each Hero Deck below its
+    /// known top cards. Hands, discard piles, cards in play, deck sizes and the known top cards
+    /// stay. Each hidden part is sorted before it is shuffled, so the result depends only on
+    /// what the players know and on `rng`, never on the true hidden order.
     pub fn shuffle_hidden(&mut self, rng: &mut GameRng) {
         for h in 0..self.n_heroes as usize {
             let hs = &mut self.heroes[h];
             let hidden = hs.deck.len() - (hs.known as usize).min(hs.deck.len());
+            hs.deck.sort_bottom(hidden);
             hs.deck.shuffle_bottom(hidden, rng);
         }
-        self.enemy_deck.shuffle(rng);
-        self.terrain_deck.shuffle(rng);
-        self.wound_deck.shuffle(rng);
-        self.fatigue_deck.shuffle(rng);
-        self.response_deck.shuffle(rng);
-        self.item_deck.shuffle(rng);
+        macro_rules! redo {
+            ($($p:ident),*) => {$(
+                let n = self.$p.len();
+                self.$p.sort_bottom(n);
+                self.$p.shuffle(rng);
+            )*};
+        }
+        redo!(
+            enemy_deck,
+            terrain_deck,
+            wound_deck,
+            fatigue_deck,
+            response_deck,
+            item_deck
+        );
     }
 
     /// Feature values (names in [`FEATURES`]).

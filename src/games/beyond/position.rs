@@ -144,7 +144,10 @@ pub fn write(b: &Beyond) -> String {
             items.join(",")
         ));
         s.push_str(&format!("hero {n} deck {}\n", pile_names(&hs.deck, card)));
-        s.push_str(&format!("hero {n} discard {}\n", pile_names(&hs.discard, card)));
+        s.push_str(&format!(
+            "hero {n} discard {}\n",
+            pile_names(&hs.discard, card)
+        ));
         s.push_str(&format!("hero {n} hand {}\n", pile_names(&hs.hand, card)));
         for (i, p) in hs.persist.iter().enumerate() {
             if p.card != NO_CARD {
@@ -177,14 +180,32 @@ pub fn write(b: &Beyond) -> String {
     let it = |x: u8| c.items[x as usize].name.clone();
     let num = |x: u8| x.to_string();
     s.push_str(&format!("enemy_deck {}\n", pile_names(&b.enemy_deck, en)));
-    s.push_str(&format!("terrain_deck {}\n", pile_names(&b.terrain_deck, tn)));
+    s.push_str(&format!(
+        "terrain_deck {}\n",
+        pile_names(&b.terrain_deck, tn)
+    ));
     s.push_str(&format!("terrain {}\n", pile_names(&b.terrain, tn)));
     s.push_str(&format!("wound_deck {}\n", pile_names(&b.wound_deck, card)));
-    s.push_str(&format!("wound_discard {}\n", pile_names(&b.wound_discard, card)));
-    s.push_str(&format!("fatigue_deck {}\n", pile_names(&b.fatigue_deck, card)));
-    s.push_str(&format!("fatigue_discard {}\n", pile_names(&b.fatigue_discard, card)));
-    s.push_str(&format!("response_deck {}\n", pile_names(&b.response_deck, num)));
-    s.push_str(&format!("response_discard {}\n", pile_names(&b.response_discard, num)));
+    s.push_str(&format!(
+        "wound_discard {}\n",
+        pile_names(&b.wound_discard, card)
+    ));
+    s.push_str(&format!(
+        "fatigue_deck {}\n",
+        pile_names(&b.fatigue_deck, card)
+    ));
+    s.push_str(&format!(
+        "fatigue_discard {}\n",
+        pile_names(&b.fatigue_discard, card)
+    ));
+    s.push_str(&format!(
+        "response_deck {}\n",
+        pile_names(&b.response_deck, num)
+    ));
+    s.push_str(&format!(
+        "response_discard {}\n",
+        pile_names(&b.response_discard, num)
+    ));
     s.push_str(&format!("item_deck {}\n", pile_names(&b.item_deck, it)));
     let commits = |cards: &[u8], owners: &[u8], n: u8| -> String {
         if n == 0 {
@@ -254,6 +275,7 @@ fn area_text(a: u8) -> String {
 
 struct Ctx {
     line: usize,
+    content: &'static Content,
 }
 
 impl Ctx {
@@ -302,7 +324,27 @@ fn lookup(
     v: &str,
     f: impl Fn(&str) -> Option<u8>,
 ) -> Result<u8, PositionError> {
-    f(&v.replace('_', " ")).ok_or_else(|| ctx.err(format!("unknown {what} '{v}'")))
+    f(&v.replace('_', " ")).ok_or_else(|| {
+        let c = ctx.content;
+        let names: Vec<String> = match what {
+            "card" => c.cards.iter().map(|x| enc(&x.name)).collect(),
+            "enemy" => c.enemies.iter().map(|x| enc(&x.name)).collect(),
+            "terrain" => c.terrain.iter().map(|x| enc(&x.name)).collect(),
+            "hero" => c.heroes.iter().map(|x| enc(&x.name)).collect(),
+            "scenario" => c.scenarios.iter().map(|x| enc(&x.name)).collect(),
+            "campaign" => c.campaigns.iter().map(|x| enc(&x.name)).collect(),
+            "item" => c.items.iter().map(|x| enc(&x.name)).collect(),
+            _ => Vec::new(),
+        };
+        if names.is_empty() {
+            ctx.err(format!("unknown {what} '{v}'"))
+        } else {
+            ctx.err(format!(
+                "unknown {what} '{v}' (valid: {})",
+                names.join(", ")
+            ))
+        }
+    })
 }
 
 fn read_pile<const N: usize>(
@@ -394,7 +436,10 @@ pub fn parse(text: &str) -> Result<Beyond, PositionError> {
     let card = |s: &str| c.card_index(s);
     let mut saw_header = false;
     for (i, raw) in text.lines().enumerate() {
-        let ctx = Ctx { line: i + 1 };
+        let ctx = Ctx {
+            line: i + 1,
+            content: c,
+        };
         let l = raw.split('#').next().unwrap_or("").trim();
         if l.is_empty() {
             continue;
@@ -473,9 +518,7 @@ pub fn parse(text: &str) -> Result<Beyond, PositionError> {
                 let rest = parts.get(3).copied().unwrap_or("-");
                 match what {
                     "deck" => b.heroes[h].deck = read_pile::<DECK>(&ctx, "card", rest, card)?,
-                    "discard" => {
-                        b.heroes[h].discard = read_pile::<DECK>(&ctx, "card", rest, card)?
-                    }
+                    "discard" => b.heroes[h].discard = read_pile::<DECK>(&ctx, "card", rest, card)?,
                     "hand" => b.heroes[h].hand = read_pile::<HAND>(&ctx, "card", rest, card)?,
                     "persist" => {
                         let slot = index1(&ctx, "persist", rest, 3)? as usize;
@@ -515,7 +558,9 @@ pub fn parse(text: &str) -> Result<Beyond, PositionError> {
                                 "items" => {
                                     let list: Vec<&str> = v.split(',').collect();
                                     if list.len() != 5 {
-                                        return Err(ctx.err("items: five entries (one per body part)"));
+                                        return Err(
+                                            ctx.err("items: five entries (one per body part)")
+                                        );
                                     }
                                     for (j, x) in list.iter().enumerate() {
                                         hs.items[j] = if *x == "-" {
@@ -532,7 +577,8 @@ pub fn parse(text: &str) -> Result<Beyond, PositionError> {
                 }
             }
             "enemy" => {
-                let slot = index1(&ctx, "enemy", parts.get(1).unwrap_or(&""), MAX_ENEMIES)? as usize;
+                let slot =
+                    index1(&ctx, "enemy", parts.get(1).unwrap_or(&""), MAX_ENEMIES)? as usize;
                 let mut e = super::state::EnemyState::EMPTY;
                 for (k, v) in kv(&ctx, &parts[2..])? {
                     match k {
@@ -554,13 +600,33 @@ pub fn parse(text: &str) -> Result<Beyond, PositionError> {
                 }
                 b.enemies[slot] = e;
             }
-            "enemy_deck" => b.enemy_deck = read_pile(&ctx, "enemy", parts.get(1).unwrap_or(&"-"), |s| c.enemy_index(s))?,
-            "terrain_deck" => b.terrain_deck = read_pile(&ctx, "terrain", parts.get(1).unwrap_or(&"-"), |s| c.terrain_index(s))?,
-            "terrain" => b.terrain = read_pile(&ctx, "terrain", parts.get(1).unwrap_or(&"-"), |s| c.terrain_index(s))?,
-            "wound_deck" => b.wound_deck = read_pile(&ctx, "card", parts.get(1).unwrap_or(&"-"), card)?,
-            "wound_discard" => b.wound_discard = read_pile(&ctx, "card", parts.get(1).unwrap_or(&"-"), card)?,
-            "fatigue_deck" => b.fatigue_deck = read_pile(&ctx, "card", parts.get(1).unwrap_or(&"-"), card)?,
-            "fatigue_discard" => b.fatigue_discard = read_pile(&ctx, "card", parts.get(1).unwrap_or(&"-"), card)?,
+            "enemy_deck" => {
+                b.enemy_deck = read_pile(&ctx, "enemy", parts.get(1).unwrap_or(&"-"), |s| {
+                    c.enemy_index(s)
+                })?
+            }
+            "terrain_deck" => {
+                b.terrain_deck = read_pile(&ctx, "terrain", parts.get(1).unwrap_or(&"-"), |s| {
+                    c.terrain_index(s)
+                })?
+            }
+            "terrain" => {
+                b.terrain = read_pile(&ctx, "terrain", parts.get(1).unwrap_or(&"-"), |s| {
+                    c.terrain_index(s)
+                })?
+            }
+            "wound_deck" => {
+                b.wound_deck = read_pile(&ctx, "card", parts.get(1).unwrap_or(&"-"), card)?
+            }
+            "wound_discard" => {
+                b.wound_discard = read_pile(&ctx, "card", parts.get(1).unwrap_or(&"-"), card)?
+            }
+            "fatigue_deck" => {
+                b.fatigue_deck = read_pile(&ctx, "card", parts.get(1).unwrap_or(&"-"), card)?
+            }
+            "fatigue_discard" => {
+                b.fatigue_discard = read_pile(&ctx, "card", parts.get(1).unwrap_or(&"-"), card)?
+            }
             "response_deck" | "response_discard" => {
                 let n = c.response.len();
                 let p = read_pile(&ctx, "response index", parts.get(1).unwrap_or(&"-"), |s| {
@@ -572,7 +638,11 @@ pub fn parse(text: &str) -> Result<Beyond, PositionError> {
                     b.response_discard = p;
                 }
             }
-            "item_deck" => b.item_deck = read_pile(&ctx, "item", parts.get(1).unwrap_or(&"-"), |s| c.item_index(s))?,
+            "item_deck" => {
+                b.item_deck = read_pile(&ctx, "item", parts.get(1).unwrap_or(&"-"), |s| {
+                    c.item_index(s)
+                })?
+            }
             "attack" | "defend" => {
                 let is_attack = parts[0] == "attack";
                 for (k, v) in kv(&ctx, &parts[1..])? {
@@ -605,8 +675,11 @@ pub fn parse(text: &str) -> Result<Beyond, PositionError> {
                         "symbols" => b.attack.symbols = num(&ctx, k, v)?,
                         "spent" => b.defend.spent = num(&ctx, k, v)?,
                         "cards" => {
-                            let (mut cards, mut owners, mut n) =
-                                ([NO_CARD; super::state::MAX_COMMIT], [0u8; super::state::MAX_COMMIT], 0u8);
+                            let (mut cards, mut owners, mut n) = (
+                                [NO_CARD; super::state::MAX_COMMIT],
+                                [0u8; super::state::MAX_COMMIT],
+                                0u8,
+                            );
                             if v != "-" {
                                 for item in v.split(',') {
                                     if n as usize >= super::state::MAX_COMMIT {
@@ -619,8 +692,8 @@ pub fn parse(text: &str) -> Result<Beyond, PositionError> {
                                         ctx.err(format!("'{item}' is not NAME@HERO.OPTION"))
                                     })?;
                                     cards[n as usize] = lookup(&ctx, "card", name, card)?;
-                                    owners[n as usize] =
-                                        index1(&ctx, "hero", hh, 4)? * 2 + index1(&ctx, "option", oo, 2)?;
+                                    owners[n as usize] = index1(&ctx, "hero", hh, 4)? * 2
+                                        + index1(&ctx, "option", oo, 2)?;
                                     n += 1;
                                 }
                             }
@@ -645,7 +718,11 @@ pub fn parse(text: &str) -> Result<Beyond, PositionError> {
                         "column" => k_.column = index1(&ctx, k, v, content::MAX_COLUMNS)? + 1,
                         "row" => k_.row = index1(&ctx, k, v, 64)?,
                         "enemy" => {
-                            k_.enemy = if v == "-" { NO_CARD } else { index1(&ctx, k, v, MAX_ENEMIES)? }
+                            k_.enemy = if v == "-" {
+                                NO_CARD
+                            } else {
+                                index1(&ctx, k, v, MAX_ENEMIES)?
+                            }
                         }
                         "act" => k_.act = num(&ctx, k, v)?,
                         "eligible" => k_.eligible = num(&ctx, k, v)?,
@@ -663,7 +740,11 @@ pub fn parse(text: &str) -> Result<Beyond, PositionError> {
                         "followers" => k_.followers = num(&ctx, k, v)?,
                         "order" => k_.order = num::<u8>(&ctx, k, v)?.min(3),
                         "follower" => {
-                            k_.follower = if v == "-" { NO_CARD } else { index1(&ctx, k, v, MAX_ENEMIES)? }
+                            k_.follower = if v == "-" {
+                                NO_CARD
+                            } else {
+                                index1(&ctx, k, v, MAX_ENEMIES)?
+                            }
                         }
                         "ability" => k_.ability = num::<u8>(&ctx, k, v)?.min(2),
                         "ability_value" => k_.ability_value = num(&ctx, k, v)?,
@@ -680,7 +761,10 @@ pub fn parse(text: &str) -> Result<Beyond, PositionError> {
             message: "missing 'beyond-position 1' header".to_string(),
         });
     }
-    check(&b).map_err(|m| PositionError { line: 0, message: m })?;
+    check(&b).map_err(|m| PositionError {
+        line: 0,
+        message: m,
+    })?;
     Ok(b)
 }
 
@@ -731,7 +815,10 @@ fn check(b: &Beyond) -> Result<(), String> {
         _ => true,
     };
     if !ok {
-        return Err(format!("pending {} does not fit the state", pending_text(b.pending)));
+        return Err(format!(
+            "pending {} does not fit the state",
+            pending_text(b.pending)
+        ));
     }
     if b.cursor.column > c.columns {
         return Err("cursor column past the Response numbers".into());
@@ -792,7 +879,9 @@ pub fn action_text(b: &Beyond, a: A) -> String {
             b.terrain
                 .as_slice()
                 .get(i)
-                .map_or("terrain".to_string(), |&x| b.content.terrain[x as usize].name.clone())
+                .map_or("terrain".to_string(), |&x| {
+                    b.content.terrain[x as usize].name.clone()
+                })
         } else {
             format!("{} (enemy {})", b.ename(t as usize), t + 1)
         }
@@ -804,17 +893,31 @@ pub fn action_text(b: &Beyond, a: A) -> String {
             card,
             opt,
             target: t,
-        } => format!("{} attacks {} with {} (option {})", h(hero), target(t), cn(card), opt + 1),
+        } => format!(
+            "{} attacks {} with {} (option {})",
+            h(hero),
+            target(t),
+            cn(card),
+            opt + 1
+        ),
         A::Play {
             hero,
             card,
             opt,
             target: t,
-        } => format!("{} plays {} (option {}) on {}", h(hero), cn(card), opt + 1, h(t)),
+        } => format!(
+            "{} plays {} (option {}) on {}",
+            h(hero),
+            cn(card),
+            opt + 1,
+            h(t)
+        ),
         A::WoundPoints { hero, card } => format!("{} plays {}", h(hero), cn(card)),
         A::Draw { hero } => format!("{} draws a card", h(hero)),
         A::Cycle { hero } => format!("{} cycles", h(hero)),
-        A::DiscardForPoints { hero, card } => format!("{} discards {} for points", h(hero), cn(card)),
+        A::DiscardForPoints { hero, card } => {
+            format!("{} discards {} for points", h(hero), cn(card))
+        }
         A::Engage { hero, enemy } => format!("{} engages {}", h(hero), target(enemy)),
         A::Disengage { hero, enemy } => format!("{} disengages {}", h(hero), target(enemy)),
         A::OpenTerrain {
@@ -826,20 +929,31 @@ pub fn action_text(b: &Beyond, a: A) -> String {
             h(hero),
             target(super::state::TERRAIN_TARGET + terrain)
         ),
-        A::HeroAction { hero, target: t } => format!("{} uses the hero action on {}", h(hero), h(t)),
+        A::HeroAction { hero, target: t } => {
+            format!("{} uses the hero action on {}", h(hero), h(t))
+        }
         A::ScenarioAction { hero } => format!("{} uses the scenario action", h(hero)),
-        A::AddCard { hero, card, opt } => format!("{} adds {} (option {})", h(hero), cn(card), opt + 1),
+        A::AddCard { hero, card, opt } => {
+            format!("{} adds {} (option {})", h(hero), cn(card), opt + 1)
+        }
         A::ResolveAttack => "resolve the attack".into(),
         A::CycleCard { card } => format!("discard {} (cycle)", cn(card)),
         A::CycleDone => "stop cycling and draw".into(),
         A::Defend { hero, card, opt } => {
-            format!("{} commits {} (option {}) to the defense", h(hero), cn(card), opt + 1)
+            format!(
+                "{} commits {} (option {}) to the defense",
+                h(hero),
+                cn(card),
+                opt + 1
+            )
         }
         A::DefendPoints => "spend points for +1 defense".into(),
         A::AllyTakes { ally } => format!("the ally in slot {} takes the attack", ally + 1),
         A::TakeAttack => "take the attack".into(),
         A::Discard { card } => format!("discard {}", cn(card)),
-        A::DiscardPersistent { slot } => format!("discard the persistent card in slot {}", slot + 1),
+        A::DiscardPersistent { slot } => {
+            format!("discard the persistent card in slot {}", slot + 1)
+        }
         A::Target { hero } => format!("{} is the first target", h(hero)),
         A::Heal { enemy } => format!("heal {}", target(enemy)),
         A::Redirect { ally } => {

@@ -147,7 +147,11 @@ impl Beyond {
             .iter()
             .flatten()
         {
-            if let Effect::Ally { defense: d, health: hp } = *e {
+            if let Effect::Ally {
+                defense: d,
+                health: hp,
+            } = *e
+            {
                 defense = d;
                 health = hp;
             }
@@ -213,8 +217,9 @@ impl Beyond {
                 self.fatigue_deck.push(c);
             }
             self.fatigue_deck.shuffle(rng);
-            trace
-                .event(|| "the Fatigue discard pile is shuffled into a new Fatigue Deck".to_string());
+            trace.event(|| {
+                "the Fatigue discard pile is shuffled into a new Fatigue Deck".to_string()
+            });
         }
         self.fatigue_deck.pop()
     }
@@ -439,7 +444,11 @@ impl Beyond {
                 continue;
             }
             for e in self.opt(p.card, p.opt).effects.iter().flatten() {
-                if let Effect::Persistent { stat: s, value, uses } = *e
+                if let Effect::Persistent {
+                    stat: s,
+                    value,
+                    uses,
+                } = *e
                     && s == stat
                 {
                     total += value;
@@ -841,7 +850,11 @@ impl Beyond {
                             attach: Default::default(),
                         };
                         trace.event(|| {
-                            format!("{} stays in {}'s Hero Area", self.cname(card), self.hname(t))
+                            format!(
+                                "{} stays in {}'s Hero Area",
+                                self.cname(card),
+                                self.hname(t)
+                            )
                         });
                     }
                     _ => self.discard_played(h, card),
@@ -854,7 +867,13 @@ impl Beyond {
                 self.take_from_hand(h, card);
                 self.discard_played(h, card);
                 self.tally.played += 1;
-                trace.event(|| format!("{} plays {} ({m:+} points)", self.hname(h), self.cname(card)));
+                trace.event(|| {
+                    format!(
+                        "{} plays {} ({m:+} points)",
+                        self.hname(h),
+                        self.cname(card)
+                    )
+                });
             }
             A::Draw { hero } => {
                 let h = hero as usize;
@@ -910,7 +929,8 @@ impl Beyond {
                 let cost = self.engage_cost(e);
                 self.heroes[h].points -= cost;
                 self.enemies[e].area = hero;
-                trace.event(|| format!("{} pays {cost} to engage {}", self.hname(h), self.ename(e)));
+                trace
+                    .event(|| format!("{} pays {cost} to engage {}", self.hname(h), self.ename(e)));
             }
             A::Disengage { hero, enemy } => {
                 let (h, e) = (hero as usize, enemy as usize);
@@ -918,7 +938,11 @@ impl Beyond {
                 self.heroes[h].points -= cost;
                 self.enemies[e].area = QUEST;
                 trace.event(|| {
-                    format!("{} pays {cost} to disengage {}", self.hname(h), self.ename(e))
+                    format!(
+                        "{} pays {cost} to disengage {}",
+                        self.hname(h),
+                        self.ename(e)
+                    )
                 });
             }
             A::OpenTerrain {
@@ -940,7 +964,13 @@ impl Beyond {
                         td.name,
                         self.per(td.points),
                         r.value,
-                        if ok { "opened" } else if points == value { "failed (a tie fails)" } else { "failed" }
+                        if ok {
+                            "opened"
+                        } else if points == value {
+                            "failed (a tie fails)"
+                        } else {
+                            "failed"
+                        }
                     )
                 });
                 if ok {
@@ -1041,7 +1071,11 @@ impl Beyond {
                     self.take_from_hand(h, card);
                     self.heroes[h].discard.push(card);
                     trace.event(|| {
-                        format!("{} discards {} down to hand size", self.hname(h), self.cname(card))
+                        format!(
+                            "{} discards {} down to hand size",
+                            self.hname(h),
+                            self.cname(card)
+                        )
                     });
                     self.pending = Pending::None;
                     self.discard_down_or_next(h, rng, trace);
@@ -1065,7 +1099,12 @@ impl Beyond {
             A::Target { hero } => {
                 self.pending = Pending::None;
                 self.set_rank(Some(hero as usize));
-                trace.event(|| format!("the heroes choose {} as the first target", self.hname(hero as usize)));
+                trace.event(|| {
+                    format!(
+                        "the heroes choose {} as the first target",
+                        self.hname(hero as usize)
+                    )
+                });
                 self.run_enemy(rng, trace);
             }
             A::Heal { enemy } => {
@@ -1093,10 +1132,23 @@ impl Beyond {
                     if ally != NO_CARD {
                         let i = ally as usize;
                         if ability == 1 {
-                            trace.event(|| "the ally takes the Poison: a Wound is attached".to_string());
-                            self.attach_ally(h, i, Damage { wounds: 1, fatigue: 0 }, rng, trace);
+                            trace.event(|| {
+                                "the ally takes the Poison: a Wound is attached".to_string()
+                            });
+                            self.attach_ally(
+                                h,
+                                i,
+                                Damage {
+                                    wounds: 1,
+                                    fatigue: 0,
+                                },
+                                rng,
+                                trace,
+                            );
                         } else {
-                            trace.event(|| "the ally takes the Intimidate and is discarded".to_string());
+                            trace.event(|| {
+                                "the ally takes the Intimidate and is discarded".to_string()
+                            });
                             self.discard_persist(h, i);
                         }
                         self.enemy_action_done(rng, trace);
@@ -1198,7 +1250,13 @@ impl Beyond {
             format!(
                 "attack {total} against {name}'s defense {base} + response {} = {defense}: {}",
                 r.value,
-                if hit { "hit" } else if total == defense { "miss (a tie fails)" } else { "miss" }
+                if hit {
+                    "hit"
+                } else if total == defense {
+                    "miss (a tie fails)"
+                } else {
+                    "miss"
+                }
             )
         });
         let mut alive = true;
@@ -1238,7 +1296,10 @@ impl Beyond {
                             trace.event(|| format!("bonus: {n} more Wound"));
                             self.attach_enemy(
                                 at.target as usize,
-                                Damage { wounds: n, fatigue: 0 },
+                                Damage {
+                                    wounds: n,
+                                    fatigue: 0,
+                                },
                                 rng,
                                 trace,
                             );
@@ -1248,7 +1309,10 @@ impl Beyond {
                             trace.event(|| format!("bonus: {n} Fatigue"));
                             self.attach_enemy(
                                 at.target as usize,
-                                Damage { wounds: 0, fatigue: n },
+                                Damage {
+                                    wounds: 0,
+                                    fatigue: n,
+                                },
                                 rng,
                                 trace,
                             );
@@ -1361,7 +1425,11 @@ impl Beyond {
     }
 
     fn discardable(&self, h: usize) -> bool {
-        self.heroes[h].hand.as_slice().iter().any(|&c| !self.is_wf(c))
+        self.heroes[h]
+            .hand
+            .as_slice()
+            .iter()
+            .any(|&c| !self.is_wf(c))
             || self.heroes[h].persist.iter().any(|p| p.card != NO_CARD)
     }
 
@@ -1379,7 +1447,11 @@ impl Beyond {
         for (i, en) in self.enemies.iter().enumerate() {
             if i != e && en.alive() && en.kind == x {
                 any = true;
-                let a = if en.area == QUEST { 4 } else { en.area as usize };
+                let a = if en.area == QUEST {
+                    4
+                } else {
+                    en.area as usize
+                };
                 counts[a] += 1;
             }
         }
@@ -1404,7 +1476,9 @@ impl Beyond {
             EnemyAct::Attack => (0..n).any(|h| self.enemy_reaches(e, h)),
             EnemyAct::Engage => en.area == QUEST && n > 0,
             EnemyAct::Disengage => en.area != QUEST,
-            EnemyAct::Reengage => self.first_target(|_| true).is_some_and(|h| h as u8 != en.area),
+            EnemyAct::Reengage => self
+                .first_target(|_| true)
+                .is_some_and(|h| h as u8 != en.area),
             EnemyAct::Summon(_) => self.enemies.iter().any(|x| !x.alive()),
             EnemyAct::Support(x) => self.support_dest(e, x).is_some_and(|d| d != en.area),
             EnemyAct::Order(ty, s) => self.enemies.iter().enumerate().any(|(i, x)| {
@@ -1592,7 +1666,11 @@ impl Beyond {
                         }
                     }
                     trace.event(|| {
-                        format!("{} orders: {}", self.ename(e), act_name(EnemyAct::Order(ty, s), c))
+                        format!(
+                            "{} orders: {}",
+                            self.ename(e),
+                            act_name(EnemyAct::Order(ty, s), c)
+                        )
                     });
                     self.cursor.followers = mask;
                     self.cursor.order = s as u8;
@@ -1720,7 +1798,11 @@ impl Beyond {
                     let lost = x.min(self.heroes[h].points);
                     self.heroes[h].points -= lost;
                     trace.event(|| {
-                        format!("{} obstructs {}: -{lost} points", self.ename(e), self.hname(h))
+                        format!(
+                            "{} obstructs {}: -{lost} points",
+                            self.ename(e),
+                            self.hname(h)
+                        )
                     });
                 }
                 true
@@ -1748,10 +1830,20 @@ impl Beyond {
         match self.take_fatigue(rng, trace) {
             Some(f) => {
                 self.heroes[h].deck.push(f);
-                self.heroes[h].known = (self.heroes[h].known + 1).min(self.heroes[h].deck.len() as u8);
-                trace.event(|| format!("{} goes on top of {}'s deck", self.cname(f), self.hname(h)));
+                self.heroes[h].known =
+                    (self.heroes[h].known + 1).min(self.heroes[h].deck.len() as u8);
+                trace
+                    .event(|| format!("{} goes on top of {}'s deck", self.cname(f), self.hname(h)));
             }
-            None => self.hero_receive(h, Damage { wounds: 1, fatigue: 0 }, rng, trace),
+            None => self.hero_receive(
+                h,
+                Damage {
+                    wounds: 1,
+                    fatigue: 0,
+                },
+                rng,
+                trace,
+            ),
         }
     }
 
@@ -1816,7 +1908,11 @@ impl Beyond {
                     st.attack,
                     r.value,
                     self.hname(h),
-                    if hit { "hit" } else { "blocked (ties go against the attacker)" }
+                    if hit {
+                        "hit"
+                    } else {
+                        "blocked (ties go against the attacker)"
+                    }
                 )
             });
             if hit {
@@ -1920,7 +2016,11 @@ impl Beyond {
 
     fn needs_discard(&self, h: usize) -> bool {
         self.heroes[h].hand.len() > self.hand_size()
-            && self.heroes[h].hand.as_slice().iter().any(|&c| !self.is_wf(c))
+            && self.heroes[h]
+                .hand
+                .as_slice()
+                .iter()
+                .any(|&c| !self.is_wf(c))
     }
 
     fn discard_down_or_next<T: Tracer>(&mut self, h: usize, rng: &mut GameRng, trace: &mut T) {

@@ -98,6 +98,12 @@ impl<const N: usize> Pile<N> {
             self.cards.swap(i, j);
         }
     }
+    /// Sorts cards `0..n` (a canonical order of the hidden part before a shuffle, so a
+    /// determinization does not depend on the true hidden order).
+    pub fn sort_bottom(&mut self, n: usize) {
+        let n = n.min(self.len as usize);
+        self.cards[..n].sort_unstable();
+    }
     /// Shuffles the whole pile.
     pub fn shuffle(&mut self, rng: &mut crate::game::GameRng) {
         self.shuffle_bottom(self.len as usize, rng);
