@@ -750,11 +750,11 @@ impl Beyond {
                     owners: [0; MAX_COMMIT],
                     n: 0,
                 };
-                let tname = self.target_name(target);
                 trace.event(|| {
                     format!(
-                        "{} attacks {tname} with {} (primary cost {cost}, attack {}{})",
+                        "{} attacks {} with {} (primary cost {cost}, attack {}{})",
                         self.hname(h),
+                        self.target_name(target),
                         self.cname(card),
                         o.attack,
                         if o.response > 0 { " + response" } else { "" }
