@@ -388,8 +388,8 @@ impl Compiler<'_, '_> {
     ) -> Result<PerCount, SetupError> {
         let f = v.four();
         let mut out = [0u8; 4];
-        for k in 0..4 {
-            out[k] = self.num(entry, field, f[k], lo, hi)?;
+        for (slot, &v) in out.iter_mut().zip(f.iter()) {
+            *slot = self.num(entry, field, v, lo, hi)?;
         }
         Ok(out)
     }
@@ -442,8 +442,8 @@ impl Compiler<'_, '_> {
 
     fn compile(&self, raw: RawFile) -> Result<Content, SetupError> {
         let mut hand_size = [0u8; 4];
-        for k in 0..4 {
-            hand_size[k] = self.num("rules", "hand_size", raw.rules.hand_size[k], 1, 12)?;
+        for (slot, &v) in hand_size.iter_mut().zip(raw.rules.hand_size.iter()) {
+            *slot = self.num("rules", "hand_size", v, 1, 12)?;
         }
         let max_points = self.num("rules", "max_points", raw.rules.max_points, 1, 60)?;
         let mut cards: Vec<Card> = Vec::new();
@@ -1021,6 +1021,8 @@ impl Compiler<'_, '_> {
         Ok(eff)
     }
 
+    // The name lists are the ones compiled just before; bundling them would only rename them.
+    #[allow(clippy::too_many_arguments)]
     fn scenario(
         &self,
         e: &str,
