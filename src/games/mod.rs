@@ -4,6 +4,7 @@
 //! conformance tests all go through [`GameKind`] and [`with_game!`](crate::with_game).
 
 pub mod buried;
+pub mod beyond;
 pub mod race;
 pub mod rift;
 
@@ -14,17 +15,20 @@ pub enum GameKind {
     Rift,
     /// Buried Beneath (`buried`).
     Buried,
+    /// Beyond the Rift: A Perdition's Mouth Card Game (`beyond`).
+    Beyond,
 }
 
 impl GameKind {
     /// All games, in listing order.
-    pub const ALL: &'static [GameKind] = &[GameKind::Rift, GameKind::Buried];
+    pub const ALL: &'static [GameKind] = &[GameKind::Rift, GameKind::Buried, GameKind::Beyond];
 
     /// The name users type.
     pub const fn name(self) -> &'static str {
         match self {
             GameKind::Rift => "rift",
             GameKind::Buried => "buried",
+            GameKind::Beyond => "beyond",
         }
     }
 
@@ -33,6 +37,7 @@ impl GameKind {
         match self {
             GameKind::Rift => "Bury Me in the Rift",
             GameKind::Buried => "Buried Beneath",
+            GameKind::Beyond => "Beyond the Rift: A Perdition's Mouth Card Game",
         }
     }
 
@@ -69,6 +74,10 @@ macro_rules! with_game {
             }
             $crate::games::GameKind::Buried => {
                 type $G = $crate::games::buried::Buried;
+                $body
+            }
+            $crate::games::GameKind::Beyond => {
+                type $G = $crate::games::beyond::Beyond;
                 $body
             }
         }

@@ -41,6 +41,9 @@ pub struct MctsConfig {
     /// what follows a roll is played by the rollout policy, which sees the roll, instead of by
     /// an open-loop line that has to serve every roll at once.
     pub stop_at_chance: bool,
+    /// Search the true state without [`Game::determinize`] (strategy key `see_hidden = true`):
+    /// a cheating search that sees hidden deck orders, for reports of the upper bound only.
+    pub see_hidden: bool,
 }
 
 /// The value in `[0, 1]` of a rollout cut off before the end: the logistic
@@ -405,7 +408,9 @@ impl<G: Game> MctsPolicy<G> {
     /// One iteration from `root`: determinize, descend, expand, roll out, back up.
     fn iterate(&mut self, root: &G, search: &mut GameRng) {
         let mut s = *root;
-        s.determinize(search);
+        if !self.config.see_hidden {
+            s.determinize(search);
+        }
         // Equal states have equal scores, so the root's is computed once while determinization
         // changes nothing.
         let root_score = if s == *root {
@@ -542,6 +547,7 @@ mod tests {
             rollout_depth: 10,
             widening: 0.0,
             stop_at_chance: false,
+            see_hidden: false,
         };
         MctsPolicy::new(config, weights)
     }

@@ -16,6 +16,8 @@
 //! rollout_depth = 6        # mcts: player decisions per rollout before the cut-off, >= 1
 //! widening = 1.0           # mcts, optional (default 0 = off): progressive widening
 //! stop_at_chance = true    # mcts, optional (default false): the tree ends where chance begins
+//! # see_hidden = true      # mcts, optional (default false): skip determinization and search
+//! #                        # the true hidden state — a cheating upper bound, never a player
 //! # samples = 16           # greedy: chance samples per candidate, 1..=10000
 //!
 //! [weights.race]           # greedy, mcts: feature name -> weight, per game (Game::NAME)
@@ -24,7 +26,7 @@
 //!
 //! `random` takes only `kind`; `greedy` takes `kind`, `samples`, `weights`; `mcts` takes
 //! `kind`, `iterations`, `exploration`, `rollout`, `rollout_depth`, `weights` and optionally
-//! `widening` and `stop_at_chance` ([`MctsConfig`]). Every other key of the kind is required
+//! `widening`, `stop_at_chance` and `see_hidden` ([`MctsConfig`]). Every other key of the kind is required
 //! and no other key is accepted. Weight tables are checked against the
 //! game's features when the strategy is built for a game, and that game's table must exist
 //! (it may be empty).
@@ -132,9 +134,10 @@ const MCTS_KEYS: &[&str] = &[
     "weights",
     "widening",
     "stop_at_chance",
+    "see_hidden",
 ];
 /// Keys a kind takes that may be left out (they default to the search of earlier versions).
-const OPTIONAL_KEYS: &[&str] = &["widening", "stop_at_chance"];
+const OPTIONAL_KEYS: &[&str] = &["widening", "stop_at_chance", "see_hidden"];
 
 impl Strategy {
     /// Reads and validates the strategy in `text`, named `name`; `origin` says where the text
@@ -228,6 +231,7 @@ impl Strategy {
                     )?,
                     widening: r.widening()?,
                     stop_at_chance: r.flag("stop_at_chance")?,
+                    see_hidden: r.flag("see_hidden")?,
                 },
                 weights: r.weights()?,
             },

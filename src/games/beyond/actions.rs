@@ -1,0 +1,609 @@
+//! The team's decisions (one policy decides for every hero: Gameplay and Goals, "the game is
+//! cooperative"), and the legal list in a fixed, documented order.
+//!
+//! Cards are named by card id, not by hand slot: copies of one card in a hand are
+//! interchangeable, so each is offered once (the first copy is used).
+//!
+//! Order of [`Beyond::legal`] by decision in progress:
+//! - none (Hero Phase): `EndPhase`; then per hero 0.. : `Attack` (card ids ascending, option,
+//!   target: enemy slots ascending then terrain), `Play` (card, option, target hero),
+//!   `WoundPoints`, `Draw`, `Cycle`, `DiscardForPoints`, `Engage`, `Disengage`, `OpenTerrain`
+//!   (terrain, points ascending), `HeroAction` (target), `ScenarioAction`;
+//! - attack: `ResolveAttack`, then `AddCard` by hero, card, option;
+//! - cycle: `CycleDone` (after one card), then `CycleCard` by card;
+//! - defend: `TakeAttack`, `DefendPoints`, `AllyTakes` by ally, then `Defend` by hero, card,
+//!   option;
+//! - intimidate: `Discard` by card, then `DiscardPersistent` by slot;
+//! - discard down: `Discard` by card; pick target: `Target` by hero; pick heal: `Heal` by
+//!   enemy slot; redirect: `Redirect` (none first, then allies); equip: `Equip` (none first,
+//!   then heroes); side: `Side` standard then alternate.
+
+use super::content::{ActType, CardKind, NO_CARD, TerrainKind, Timing};
+use super::state::{Beyond, MAX_COMMIT, Pending, Phase, TERRAIN_TARGET};
+
+/// One team decision. `Copy`, 5 bytes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum BeyondAction {
+    /// End the Hero Phase (Enemy Phase follows).
+    EndPhase,
+    /// Initiate an attack with a card's Attack option, paying its Primary cost.
+    Attack {
+        /// The hero.
+        hero: u8,
+        /// The card id.
+        card: u8,
+        /// The option (0 or 1).
+        opt: u8,
+        /// Enemy slot, or [`TERRAIN_TARGET`] + terrain index.
+        target: u8,
+    },
+    /// Play a Points or Special option (on the target hero).
+    Play {
+        /// The hero.
+        hero: u8,
+        /// The card id.
+        card: u8,
+        /// The option.
+        opt: u8,
+        /// The target hero.
+        target: u8,
+    },
+    /// Play a Wound/Fatigue card with an action-point modifier on its own.
+    WoundPoints {
+        /// The hero.
+        hero: u8,
+        /// The card id.
+        card: u8,
+    },
+    /// Pay the draw cost to draw one card.
+    Draw {
+        /// The hero.
+        hero: u8,
+    },
+    /// Pay the cycle cost, then discard cards and draw that many.
+    Cycle {
+        /// The hero.
+        hero: u8,
+    },
+    /// Discard a card for action points.
+    DiscardForPoints {
+        /// The hero.
+        hero: u8,
+        /// The card id.
+        card: u8,
+    },
+    /// Pay an enemy's engagement cost to move it into the hero's area.
+    Engage {
+        /// The hero.
+        hero: u8,
+        /// The enemy slot.
+        enemy: u8,
+    },
+    /// Pay an enemy's engagement cost to move it from the hero's area to the Quest Area.
+    Disengage {
+        /// The hero.
+        hero: u8,
+        /// The enemy slot.
+        enemy: u8,
+    },
+    /// Spend points on a terrain card (a Door or Portcullis opens, other terrain is cleared).
+    OpenTerrain {
+        /// The hero.
+        hero: u8,
+        /// The terrain index in the Quest Area.
+        terrain: u8,
+        /// Points spent.
+        points: u8,
+    },
+    /// The hero-specific action of the hero's board.
+    HeroAction {
+        /// The hero.
+        hero: u8,
+        /// The target hero.
+        target: u8,
+    },
+    /// The scenario-specific action.
+    ScenarioAction {
+        /// The hero.
+        hero: u8,
+    },
+    /// Add a card to the attack being built (the initiator: Secondary cost; another hero:
+    /// aiding, Primary cost; a Wound/Fatigue attack modifier: no cost).
+    AddCard {
+        /// The hero playing it.
+        hero: u8,
+        /// The card id.
+        card: u8,
+        /// The option.
+        opt: u8,
+    },
+    /// Draw the response cards and resolve the attack.
+    ResolveAttack,
+    /// Discard a card while cycling.
+    CycleCard {
+        /// The card id.
+        card: u8,
+    },
+    /// Stop discarding and draw.
+    CycleDone,
+    /// Commit a Defense (or enemy-attack Reaction) option, or a Wound/Fatigue defense modifier.
+    Defend {
+        /// The hero playing it.
+        hero: u8,
+        /// The card id.
+        card: u8,
+        /// The option.
+        opt: u8,
+    },
+    /// The defender pays its defense rate for `+1` defense.
+    DefendPoints,
+    /// The defender's ally takes the attack.
+    AllyTakes {
+        /// The ally's persistent slot.
+        ally: u8,
+    },
+    /// Commitments done: the response card is drawn and the attack resolved.
+    TakeAttack,
+    /// Discard a card from hand (Intimidate, discarding down).
+    Discard {
+        /// The card id.
+        card: u8,
+    },
+    /// Discard a persistent card (Intimidate).
+    DiscardPersistent {
+        /// The slot.
+        slot: u8,
+    },
+    /// Choose the first target among tied heroes.
+    Target {
+        /// The hero.
+        hero: u8,
+    },
+    /// Choose an enemy to be healed.
+    Heal {
+        /// The enemy slot.
+        enemy: u8,
+    },
+    /// Have the hero's ally take a Poison or Intimidate (`NO_CARD` = the hero takes it).
+    Redirect {
+        /// The ally's slot, or `NO_CARD`.
+        ally: u8,
+    },
+    /// Equip the reward item to a hero (`NO_CARD` = leave it).
+    Equip {
+        /// The hero or `NO_CARD`.
+        hero: u8,
+    },
+    /// Choose the board side for the hero of the pending choice.
+    Side {
+        /// Play the alternate side.
+        alt: bool,
+    },
+}
+
+/// The most new actions in one Hero Phase: `10 + 10 × heroes` (CONTENT.md, "Action cap").
+pub const fn action_cap(n_heroes: u8) -> u16 {
+    10 + 10 * n_heroes as u16
+}
+
+impl Beyond {
+    /// Whether `card` is a Wound or Fatigue card.
+    #[inline]
+    pub fn is_wf(&self, card: u8) -> bool {
+        self.content.cards[card as usize].kind != CardKind::Hero
+    }
+
+    /// Calls `f` once per distinct card id in `hero`'s hand, ascending.
+    #[inline]
+    pub fn distinct_hand(&self, hero: usize, mut f: impl FnMut(u8)) {
+        let hand = self.heroes[hero].hand.as_slice();
+        let mut seen = [0u64; 4];
+        let mut ids = [0u8; 32];
+        let mut n = 0;
+        for &c in hand {
+            let (w, b) = ((c >> 6) as usize, c & 63);
+            if seen[w] & (1 << b) == 0 {
+                seen[w] |= 1 << b;
+                ids[n] = c;
+                n += 1;
+            }
+        }
+        ids[..n].sort_unstable();
+        for &c in &ids[..n] {
+            f(c);
+        }
+    }
+
+    /// Whether `hero` may affect enemy slot `e` with a card of range `range` (Range: range 1
+    /// reaches the hero's own area, range 2 anything).
+    #[inline]
+    pub fn reaches_enemy(&self, hero: usize, e: usize, range: u8) -> bool {
+        range >= 2 || self.enemies[e].area == hero as u8
+    }
+
+    /// Whether `hero` may attack terrain `t` with range `range` (Doors and Portcullises: as if
+    /// within 1 range when no enemy is in the hero's area, 2 otherwise).
+    #[inline]
+    pub fn reaches_terrain(&self, hero: usize, range: u8) -> bool {
+        range >= 2 || !self.engaged(hero)
+    }
+
+    /// Whether any enemy is in `hero`'s area.
+    #[inline]
+    pub fn engaged(&self, hero: usize) -> bool {
+        self.enemies
+            .iter()
+            .any(|e| e.alive() && e.area == hero as u8)
+    }
+
+    /// A free persistent slot of `hero`.
+    pub fn free_persist(&self, hero: usize) -> Option<usize> {
+        self.heroes[hero]
+            .persist
+            .iter()
+            .position(|p| p.card == NO_CARD)
+    }
+
+    /// Writes the legal actions (see the module docs for the order).
+    pub fn legal(&self, out: &mut Vec<BeyondAction>) {
+        out.clear();
+        if self.result != 0 {
+            return;
+        }
+        let c = self.content;
+        let n = self.n_heroes as usize;
+        match self.pending {
+            Pending::None => {
+                if self.phase != Phase::Hero {
+                    return;
+                }
+                out.push(BeyondAction::EndPhase);
+                if self.actions >= action_cap(self.n_heroes) {
+                    return;
+                }
+                for h in 0..n {
+                    self.hero_actions(h, out);
+                }
+            }
+            Pending::Attack => {
+                out.push(BeyondAction::ResolveAttack);
+                if self.attack.n as usize >= MAX_COMMIT {
+                    return;
+                }
+                let init = self.attack.hero as usize;
+                for h in 0..n {
+                    let pts = self.heroes[h].points;
+                    self.distinct_hand(h, |card| {
+                        let cd = &c.cards[card as usize];
+                        if cd.kind != CardKind::Hero {
+                            if h == init && cd.mods.attack != 0 {
+                                out.push(BeyondAction::AddCard {
+                                    hero: h as u8,
+                                    card,
+                                    opt: 0,
+                                });
+                            }
+                            return;
+                        }
+                        for (k, o) in cd.opts.iter().enumerate() {
+                            if o.act != ActType::Attack {
+                                continue;
+                            }
+                            let cost = if h == init { o.secondary } else { o.primary };
+                            let Some(cost) = cost else { continue };
+                            if cost > pts {
+                                continue;
+                            }
+                            if h != init && !self.attack_reaches(h, o.range) {
+                                continue;
+                            }
+                            out.push(BeyondAction::AddCard {
+                                hero: h as u8,
+                                card,
+                                opt: k as u8,
+                            });
+                        }
+                    });
+                }
+            }
+            Pending::Cycle { hero, count } => {
+                if count > 0 {
+                    out.push(BeyondAction::CycleDone);
+                }
+                self.distinct_hand(hero as usize, |card| {
+                    if !self.is_wf(card) {
+                        out.push(BeyondAction::CycleCard { card });
+                    }
+                });
+                if out.is_empty() {
+                    out.push(BeyondAction::CycleDone);
+                }
+            }
+            Pending::Defend => {
+                let d = self.defend;
+                let dh = d.hero as usize;
+                out.push(BeyondAction::TakeAttack);
+                let rate = c.heroes[self.heroes[dh].hero as usize].boards
+                    [self.heroes[dh].side as usize]
+                    .defense_rate;
+                if self.heroes[dh].points >= rate {
+                    out.push(BeyondAction::DefendPoints);
+                }
+                if d.n == 0 && d.spent == 0 {
+                    for (i, p) in self.heroes[dh].persist.iter().enumerate() {
+                        if p.card != NO_CARD && self.is_ally(p.card, p.opt) {
+                            out.push(BeyondAction::AllyTakes { ally: i as u8 });
+                        }
+                    }
+                }
+                if d.n as usize >= MAX_COMMIT {
+                    return;
+                }
+                for h in 0..n {
+                    let pts = self.heroes[h].points;
+                    self.distinct_hand(h, |card| {
+                        let cd = &c.cards[card as usize];
+                        if cd.kind != CardKind::Hero {
+                            if h == dh && cd.mods.defense != 0 {
+                                out.push(BeyondAction::Defend {
+                                    hero: h as u8,
+                                    card,
+                                    opt: 0,
+                                });
+                            }
+                            return;
+                        }
+                        for (k, o) in cd.opts.iter().enumerate() {
+                            let ok = o.act == ActType::Defense
+                                || (o.act == ActType::Reaction && o.timing == Timing::EnemyAttack);
+                            if !ok || o.cost > pts || (h != dh && o.range < 2) {
+                                continue;
+                            }
+                            out.push(BeyondAction::Defend {
+                                hero: h as u8,
+                                card,
+                                opt: k as u8,
+                            });
+                        }
+                    });
+                }
+            }
+            Pending::Intimidate { hero, .. } => {
+                self.distinct_hand(hero as usize, |card| {
+                    if !self.is_wf(card) {
+                        out.push(BeyondAction::Discard { card });
+                    }
+                });
+                for (i, p) in self.heroes[hero as usize].persist.iter().enumerate() {
+                    if p.card != NO_CARD {
+                        out.push(BeyondAction::DiscardPersistent { slot: i as u8 });
+                    }
+                }
+            }
+            Pending::DiscardDown { hero } => {
+                self.distinct_hand(hero as usize, |card| {
+                    if !self.is_wf(card) {
+                        out.push(BeyondAction::Discard { card });
+                    }
+                });
+            }
+            Pending::PickTarget { tied } => {
+                for h in 0..n {
+                    if tied & (1 << h) != 0 {
+                        out.push(BeyondAction::Target { hero: h as u8 });
+                    }
+                }
+            }
+            Pending::PickHeal { cands, .. } => {
+                for e in 0..16 {
+                    if cands & (1 << e) != 0 {
+                        out.push(BeyondAction::Heal { enemy: e as u8 });
+                    }
+                }
+            }
+            Pending::Redirect { hero } => {
+                out.push(BeyondAction::Redirect { ally: NO_CARD });
+                for (i, p) in self.heroes[hero as usize].persist.iter().enumerate() {
+                    if p.card != NO_CARD && self.is_ally(p.card, p.opt) {
+                        out.push(BeyondAction::Redirect { ally: i as u8 });
+                    }
+                }
+            }
+            Pending::Equip { item } => {
+                out.push(BeyondAction::Equip { hero: NO_CARD });
+                for h in 0..n {
+                    if self.may_equip(h, item) {
+                        out.push(BeyondAction::Equip { hero: h as u8 });
+                    }
+                }
+            }
+            Pending::Side { .. } => {
+                out.push(BeyondAction::Side { alt: false });
+                out.push(BeyondAction::Side { alt: true });
+            }
+        }
+    }
+
+    /// Whether a card option played with `opt` is an Ally.
+    pub fn is_ally(&self, card: u8, opt: u8) -> bool {
+        self.content.cards[card as usize]
+            .opts
+            .get(opt as usize)
+            .is_some_and(|o| {
+                o.effects
+                    .iter()
+                    .flatten()
+                    .any(|e| matches!(e, super::content::Effect::Ally { .. }))
+            })
+    }
+
+    /// Whether hero `h` meets `item`'s class and alignment requirements.
+    pub fn may_equip(&self, h: usize, item: u8) -> bool {
+        let c = self.content;
+        let it = &c.items[item as usize];
+        let hero = &c.heroes[self.heroes[h].hero as usize];
+        it.class
+            .as_ref()
+            .is_none_or(|x| x.eq_ignore_ascii_case(&hero.class))
+            && it
+                .alignment
+                .as_ref()
+                .is_none_or(|x| x.eq_ignore_ascii_case(&hero.alignment))
+    }
+
+    /// Whether hero `h` with range `range` reaches the current attack's target.
+    pub fn attack_reaches(&self, h: usize, range: u8) -> bool {
+        let t = self.attack.target;
+        if t >= TERRAIN_TARGET {
+            self.reaches_terrain(h, range)
+        } else {
+            self.reaches_enemy(h, t as usize, range)
+        }
+    }
+
+    fn hero_actions(&self, h: usize, out: &mut Vec<BeyondAction>) {
+        let c = self.content;
+        let n = self.n_heroes as usize;
+        let hs = &self.heroes[h];
+        let board = &c.heroes[hs.hero as usize].boards[hs.side as usize];
+        let pts = hs.points;
+        let hu = h as u8;
+        // Attacks.
+        self.distinct_hand(h, |card| {
+            let cd = &c.cards[card as usize];
+            for (k, o) in cd.opts.iter().enumerate() {
+                if o.act != ActType::Attack {
+                    continue;
+                }
+                let Some(p) = o.primary else { continue };
+                if p > pts {
+                    continue;
+                }
+                for (e, en) in self.enemies.iter().enumerate() {
+                    if en.alive() && self.reaches_enemy(h, e, o.range) {
+                        out.push(BeyondAction::Attack {
+                            hero: hu,
+                            card,
+                            opt: k as u8,
+                            target: e as u8,
+                        });
+                    }
+                }
+                if self.reaches_terrain(h, o.range) {
+                    for (t, &tk) in self.terrain.as_slice().iter().enumerate() {
+                        if c.terrain[tk as usize].kind != TerrainKind::Obstacle {
+                            out.push(BeyondAction::Attack {
+                                hero: hu,
+                                card,
+                                opt: k as u8,
+                                target: TERRAIN_TARGET + t as u8,
+                            });
+                        }
+                    }
+                }
+            }
+        });
+        // Points and Special options.
+        self.distinct_hand(h, |card| {
+            let cd = &c.cards[card as usize];
+            for (k, o) in cd.opts.iter().enumerate() {
+                if !matches!(o.act, ActType::Points | ActType::Special) || o.cost > pts {
+                    continue;
+                }
+                let persistent = o.effects.iter().flatten().any(|e| {
+                    matches!(
+                        e,
+                        super::content::Effect::Persistent { .. }
+                            | super::content::Effect::Ally { .. }
+                    )
+                });
+                for t in 0..n {
+                    if t != h && o.range < 2 {
+                        continue;
+                    }
+                    if persistent && self.free_persist(t).is_none() {
+                        continue;
+                    }
+                    out.push(BeyondAction::Play {
+                        hero: hu,
+                        card,
+                        opt: k as u8,
+                        target: t as u8,
+                    });
+                }
+            }
+        });
+        // Wound/Fatigue action-point cards on their own.
+        self.distinct_hand(h, |card| {
+            let m = c.cards[card as usize].mods;
+            if self.is_wf(card) && m.points < 0 && pts as i8 >= -m.points {
+                out.push(BeyondAction::WoundPoints { hero: hu, card });
+            }
+        });
+        if pts >= board.draw_cost {
+            out.push(BeyondAction::Draw { hero: hu });
+        }
+        let discardable = hs.hand.as_slice().iter().any(|&x| !self.is_wf(x));
+        if pts >= board.cycle_cost && discardable {
+            out.push(BeyondAction::Cycle { hero: hu });
+        }
+        if pts < c.max_points || board.discard_points == 0 {
+            self.distinct_hand(h, |card| {
+                if !self.is_wf(card) {
+                    out.push(BeyondAction::DiscardForPoints { hero: hu, card });
+                }
+            });
+        }
+        for (e, en) in self.enemies.iter().enumerate() {
+            if en.alive() && en.area != hu && self.engage_cost(e) <= pts {
+                out.push(BeyondAction::Engage {
+                    hero: hu,
+                    enemy: e as u8,
+                });
+            }
+        }
+        for (e, en) in self.enemies.iter().enumerate() {
+            if en.alive() && en.area == hu && self.engage_cost(e) <= pts {
+                out.push(BeyondAction::Disengage {
+                    hero: hu,
+                    enemy: e as u8,
+                });
+            }
+        }
+        if !self.engaged(h) {
+            // Amounts that can never open (at most the value) or that spend more than any
+            // Response card could need are dominated and not offered (CONTENT.md, "Spending on
+            // terrain").
+            let max_resp = c.response.iter().map(|r| r.value).max().unwrap_or(0);
+            for (t, &tk) in self.terrain.as_slice().iter().enumerate() {
+                let value = self.per(c.terrain[tk as usize].points);
+                for p in value.saturating_add(1)..=pts.min(value.saturating_add(1 + max_resp)) {
+                    out.push(BeyondAction::OpenTerrain {
+                        hero: hu,
+                        terrain: t as u8,
+                        points: p,
+                    });
+                }
+            }
+        }
+        if let Some(a) = board.action
+            && a.cost <= pts
+        {
+            for t in 0..n {
+                if t == h || a.range >= 2 {
+                    out.push(BeyondAction::HeroAction {
+                        hero: hu,
+                        target: t as u8,
+                    });
+                }
+            }
+        }
+        if let Some(a) = &c.scenarios[self.scenario as usize].action
+            && a.cost <= pts
+            && !(a.once_per_round && self.scenario_action_used)
+            && !(a.unengaged && self.engaged(h))
+        {
+            out.push(BeyondAction::ScenarioAction { hero: hu });
+        }
+    }
+}

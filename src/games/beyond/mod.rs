@@ -1,0 +1,547 @@
+//! Beyond the Rift: A Perdition's Mouth Card Game (rulebook:
+//! `../shared/rules/beyond-the-rift.txt`): 1-4 heroes fight the enemies of a scenario with
+//! hidden decks; the enemies act by the scenario's activation table, by the number of a
+//! Response card.
+//!
+//! **One policy decides for the whole team**: the game is cooperative ("all players win or lose
+//! as a team"), so every hero's choice, every aid and every defense commitment is one decision
+//! of the same player.
+//!
+//! - [`state`]: the `Copy` game state (piles as fixed arrays of card ids, at most 2 KiB);
+//! - [`rules`]: setup, the five phases, attacks, enemy activation, wounds and fatigue, win and
+//!   loss, campaign play; [`actions`]: the decisions and their fixed order;
+//! - [`content`] and [`content_file`]: the cards as data (`content/beyond.toml`, `CONTENT.md`);
+//! - [`position`]: the text position format.
+//!
+//! Hidden information: the order of every deck. [`Game::determinize`] re-shuffles each deck's
+//! unknown part (everything except the known top cards of a Hero Deck) and keeps what the
+//! players see: hands, discards, cards in play.
+
+pub mod actions;
+pub mod content;
+pub mod content_file;
+pub mod position;
+pub mod rules;
+pub mod state;
+
+use std::fmt;
+
+pub use actions::BeyondAction;
+pub use state::Beyond;
+
+use content::{CardKind, Content, NO_CARD};
+use state::{Cursor, DefendCtx, EnemyState, HeroState, MAX_COMMIT, Pending, Persist, Phase, Tally};
+
+use crate::game::{
+    Axis, AxisKind, AxisValue, Game, GameRng, Outcome, PositionError, SetupError, SetupValues,
+    Tracer, below,
+};
+
+/// Loss causes, indexed by [`rules::cause`].
+pub const LOSS_CAUSES: [&str; 5] = [
+    "hero_died",
+    "wounds_exhausted",
+    "threat_maxed",
+    "overrun",
+    "out_of_time",
+];
+
+/// A resolved setup.
+#[derive(Clone, Debug)]
+pub struct BeyondSetup {
+    /// The content.
+    pub content: &'static Content,
+    /// The scenario played (the campaign's first when `campaign` is set).
+    pub scenario: u8,
+    /// The campaign (`None`: the one scenario).
+    pub campaign: Option<u8>,
+    /// Heroes by content index; `None` entries are drawn at random (distinct).
+    pub heroes: Vec<Option<u8>>,
+    /// `rule_draw_full_hand`.
+    pub draw_full: bool,
+}
+
+static AXES: [Axis; 5] = [
+    Axis {
+        name: "scenario",
+        kind: AxisKind::Name,
+        default: "Out Through the Side Entrance",
+        doc: "the scenario (Campaign Play); names with _ for spaces",
+    },
+    Axis {
+        name: "heroes",
+        kind: AxisKind::Name,
+        default: "2",
+        doc: "hero names separated by commas, or a count 1-4 of random distinct heroes (Gameplay and Goals: 1-4 heroes)",
+    },
+    Axis {
+        name: "campaign",
+        kind: AxisKind::Name,
+        default: "none",
+        doc: "none, or a campaign played scenario by scenario with item rewards and board sides (Campaign Play and Equipping Items)",
+    },
+    Axis {
+        name: "content",
+        kind: AxisKind::Name,
+        default: "builtin",
+        doc: "content file: builtin or a path (CONTENT.md)",
+    },
+    Axis {
+        name: "rule_draw_full_hand",
+        kind: AxisKind::Bool,
+        default: "false",
+        doc: "Draw Phase: draw a full hand-size of cards then discard down (true), or draw up to hand size (false; CONTENT.md)",
+    },
+];
+
+fn setup_err(axis: &str, msg: String) -> SetupError {
+    SetupError(format!("setup '{axis}': {msg}"))
+}
+
+fn name_of<'a>(v: &'a SetupValues, axis: &str, default: &'a str) -> Result<String, SetupError> {
+    match v.get(axis) {
+        None => Ok(default.to_string()),
+        Some(AxisValue::Name(s)) => Ok(s.clone()),
+        Some(AxisValue::Int(n)) => Ok(n.to_string()),
+        Some(other) => Err(setup_err(axis, format!("{other} is not a name"))),
+    }
+}
+
+impl BeyondSetup {
+    /// Resolves setup values.
+    ///
+    /// # Errors
+    /// One line naming the axis: an unknown axis, scenario, campaign or hero (listing the
+    /// valid ones), a hero count outside 1-4, a hero named twice, a bad content file.
+    pub fn resolve(values: &SetupValues) -> Result<BeyondSetup, SetupError> {
+        for k in values.keys() {
+            if !AXES.iter().any(|a| a.name == k) {
+                let names: Vec<&str> = AXES.iter().map(|a| a.name).collect();
+                return Err(SetupError(format!(
+                    "unknown setup axis '{k}' for beyond (valid: {})",
+                    names.join(", ")
+                )));
+            }
+        }
+        let source = name_of(values, "content", "builtin")?;
+        let content: &'static Content = if source == "builtin" {
+            content::builtin()
+        } else {
+            content_file::load(std::path::Path::new(&source))?
+        };
+        let list = |v: Vec<String>| v.join(", ");
+        let campaign_name = name_of(values, "campaign", "none")?;
+        let campaign = if campaign_name.eq_ignore_ascii_case("none") {
+            None
+        } else {
+            Some(content.campaign_index(&campaign_name).ok_or_else(|| {
+                setup_err(
+                    "campaign",
+                    format!(
+                        "unknown campaign '{campaign_name}' (valid: none, {})",
+                        list(content.campaigns.iter().map(|c| c.name.clone()).collect())
+                    ),
+                )
+            })?)
+        };
+        let scenario = match campaign {
+            Some(c) => {
+                if values.contains_key("scenario") {
+                    return Err(setup_err(
+                        "scenario",
+                        "give either a scenario or a campaign, not both".to_string(),
+                    ));
+                }
+                content.campaigns[c as usize].scenarios[0]
+            }
+            None => {
+                let s = name_of(values, "scenario", AXES[0].default)?;
+                content.scenario_index(&s).ok_or_else(|| {
+                    setup_err(
+                        "scenario",
+                        format!(
+                            "unknown scenario '{s}' (valid: {})",
+                            list(content.scenarios.iter().map(|c| c.name.clone()).collect())
+                        ),
+                    )
+                })?
+            }
+        };
+        let heroes_text = name_of(values, "heroes", "2")?;
+        let heroes = if let Ok(n) = heroes_text.trim().parse::<i64>() {
+            if !(1..=4).contains(&n) {
+                return Err(setup_err(
+                    "heroes",
+                    format!("{n} heroes is outside the range 1-4"),
+                ));
+            }
+            if n as usize > content.heroes.len() {
+                return Err(setup_err(
+                    "heroes",
+                    format!("{n} heroes but the content has {}", content.heroes.len()),
+                ));
+            }
+            vec![None; n as usize]
+        } else {
+            let mut v = Vec::new();
+            for name in heroes_text.split(',').map(str::trim) {
+                let i = content.hero_index(name).ok_or_else(|| {
+                    setup_err(
+                        "heroes",
+                        format!(
+                            "unknown hero '{name}' (valid: {}; or a count 1-4)",
+                            list(content.heroes.iter().map(|h| h.name.clone()).collect())
+                        ),
+                    )
+                })?;
+                if v.contains(&Some(i)) {
+                    return Err(setup_err("heroes", format!("'{name}' is named twice")));
+                }
+                v.push(Some(i));
+            }
+            if v.len() > 4 {
+                return Err(setup_err(
+                    "heroes",
+                    format!("{} heroes is outside the range 1-4", v.len()),
+                ));
+            }
+            v
+        };
+        let draw_full = match values.get("rule_draw_full_hand") {
+            None => false,
+            Some(AxisValue::Bool(b)) => *b,
+            Some(other) => {
+                return Err(setup_err(
+                    "rule_draw_full_hand",
+                    format!("{other} is not true or false"),
+                ));
+            }
+        };
+        Ok(BeyondSetup {
+            content,
+            scenario,
+            campaign,
+            heroes,
+            draw_full,
+        })
+    }
+}
+
+impl Beyond {
+    /// An empty state on `content` (no heroes, no cards): the base of setups and positions.
+    pub fn empty(content: &'static Content) -> Beyond {
+        let hero = HeroState {
+            hero: 0,
+            side: 0,
+            points: 0,
+            deck: Default::default(),
+            known: 0,
+            discard: Default::default(),
+            hand: Default::default(),
+            persist: [Persist::EMPTY; 3],
+            items: [NO_CARD; 5],
+        };
+        Beyond {
+            content,
+            scenario: 0,
+            campaign: NO_CARD,
+            campaign_pos: 0,
+            alt_unlocked: false,
+            draw_full: false,
+            n_heroes: 1,
+            heroes: [hero; 4],
+            enemies: [EnemyState::EMPTY; state::MAX_ENEMIES],
+            seq: 0,
+            enemy_deck: Default::default(),
+            terrain_deck: Default::default(),
+            terrain: Default::default(),
+            wound_deck: Default::default(),
+            wound_discard: Default::default(),
+            fatigue_deck: Default::default(),
+            fatigue_discard: Default::default(),
+            response_deck: Default::default(),
+            response_discard: Default::default(),
+            item_deck: Default::default(),
+            threat: 0,
+            round: 0,
+            phase: Phase::Hero,
+            pending: Pending::None,
+            attack: state::AttackCtx {
+                hero: 0,
+                target: 0,
+                total: 0,
+                symbols: 0,
+                cards: [NO_CARD; MAX_COMMIT],
+                owners: [0; MAX_COMMIT],
+                n: 0,
+            },
+            defend: DefendCtx {
+                hero: 0,
+                enemy: 0,
+                total: 0,
+                spent: 0,
+                cards: [NO_CARD; MAX_COMMIT],
+                owners: [0; MAX_COMMIT],
+                n: 0,
+            },
+            cursor: Cursor {
+                column: 1,
+                row: 0,
+                enemy: NO_CARD,
+                act: 0,
+                eligible: 0,
+                done: 0,
+                rank: [0, 1, 2, 3],
+                ranked: false,
+                followers: 0,
+                order: 0,
+                follower: NO_CARD,
+                ability: 0,
+                ability_value: 0,
+            },
+            actions: 0,
+            scenario_action_used: false,
+            rewards_left: 0,
+            result: 0,
+            decisions: 0,
+            tally: Tally::default(),
+        }
+    }
+
+    /// Sets up a new game (Setup): heroes (random ones drawn from `rng`), the campaign's item
+    /// deck, then the scenario.
+    pub fn setup(s: &BeyondSetup, rng: &mut GameRng) -> Beyond {
+        let c = s.content;
+        let mut b = Beyond::empty(c);
+        b.n_heroes = s.heroes.len() as u8;
+        b.draw_full = s.draw_full;
+        b.scenario = s.scenario;
+        let mut picks: [Option<u8>; 4] = [None; 4];
+        let n = s.heroes.len().min(4);
+        picks[..n].copy_from_slice(&s.heroes[..n]);
+        let picks = &mut picks[..n];
+        for i in 0..picks.len() {
+            if picks[i].is_none() {
+                loop {
+                    let h = below(rng, c.heroes.len() as u32) as u8;
+                    if !picks.contains(&Some(h)) {
+                        picks[i] = Some(h);
+                        break;
+                    }
+                }
+            }
+        }
+        for (i, p) in picks.iter().enumerate() {
+            b.heroes[i].hero = p.unwrap_or(i as u8);
+        }
+        if let Some(camp) = s.campaign {
+            b.campaign = camp;
+            for &it in &c.campaigns[camp as usize].items {
+                b.item_deck.push(it);
+            }
+            b.item_deck.shuffle(rng);
+        }
+        b.begin_scenario(rng, &mut crate::game::NoTrace);
+        b
+    }
+
+    /// Re-shuffles every card the players cannot see (Game::determinize): the order of the
+    /// Enemy, Terrain, Wound, Fatigue, Response and item decks and of each Hero Deck below its
+    /// known top cards. Hands, discard piles, cards in play, deck sizes and the known top cards
+    /// stay. Each hidden part is sorted before it is shuffled, so the result depends only on
+    /// what the players know and on `rng`, never on the true hidden order.
+    pub fn shuffle_hidden(&mut self, rng: &mut GameRng) {
+        for h in 0..self.n_heroes as usize {
+            let hs = &mut self.heroes[h];
+            let hidden = hs.deck.len() - (hs.known as usize).min(hs.deck.len());
+            hs.deck.sort_bottom(hidden);
+            hs.deck.shuffle_bottom(hidden, rng);
+        }
+        macro_rules! redo {
+            ($($p:ident),*) => {$(
+                let n = self.$p.len();
+                self.$p.sort_bottom(n);
+                self.$p.shuffle(rng);
+            )*};
+        }
+        redo!(
+            enemy_deck,
+            terrain_deck,
+            wound_deck,
+            fatigue_deck,
+            response_deck,
+            item_deck
+        );
+    }
+
+    /// Feature values (names in [`FEATURES`]).
+    pub fn feature_values(&self, out: &mut [f64]) {
+        let n = self.n_heroes as usize;
+        let mut enemies = 0.0;
+        let mut health = 0.0;
+        let mut engaged = 0.0;
+        for (i, e) in self.enemies.iter().enumerate() {
+            if e.alive() {
+                enemies += 1.0;
+                health += self.enemy_stats(i).health.max(0) as f64;
+                if e.area != state::QUEST {
+                    engaged += 1.0;
+                }
+            }
+        }
+        let mut wf = 0.0;
+        let mut cards = 0.0;
+        let mut min_cards = f64::MAX;
+        let mut points = 0.0;
+        for h in 0..n {
+            let hs = &self.heroes[h];
+            let good = hs
+                .hand
+                .as_slice()
+                .iter()
+                .filter(|&&c| self.content.cards[c as usize].kind == CardKind::Hero)
+                .count() as f64;
+            wf += hs.hand.len() as f64 - good;
+            cards += good;
+            min_cards = min_cards.min(good);
+            points += hs.points as f64;
+        }
+        out[0] = enemies;
+        out[1] = health;
+        out[2] = engaged;
+        out[3] = wf;
+        out[4] = cards;
+        out[5] = min_cards.min(8.0);
+        out[6] = points;
+        out[7] = self.threat as f64;
+        out[8] = (self.terrain.len() + self.terrain_deck.len()) as f64;
+        out[9] = self.enemy_deck.len() as f64;
+        out[10] = self.wound_deck.len() as f64 + self.wound_discard.len() as f64;
+        out[11] = self.tally.won as f64;
+    }
+}
+
+/// Feature names: `enemies` in play, their remaining `enemy_health`, `engaged` enemies (in Hero
+/// Areas), `wounds_in_hand` (Wound and Fatigue cards in hands), `cards_in_hand` (others),
+/// `min_hand` (the fewest hero cards in one hand, at most 8), `points` (summed), `threat`,
+/// `terrain_left` (in play and in the deck), `enemy_deck` (cards left), `wounds_left` (Wound
+/// Deck plus discard), `scenarios_won`.
+pub const FEATURES: [&str; 12] = [
+    "enemies",
+    "enemy_health",
+    "engaged",
+    "wounds_in_hand",
+    "cards_in_hand",
+    "min_hand",
+    "points",
+    "threat",
+    "terrain_left",
+    "enemy_deck",
+    "wounds_left",
+    "scenarios_won",
+];
+
+/// Metric names: rounds played, Wound/Fatigue cards heroes received, enemies defeated, the
+/// highest threat reached, cards played, scenarios won (campaign play).
+pub const METRICS: [&str; 6] = [
+    "rounds",
+    "wounds_taken",
+    "enemies_defeated",
+    "threat_reached",
+    "cards_played",
+    "scenarios_won",
+];
+
+impl fmt::Display for Beyond {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&position::render(self))
+    }
+}
+
+impl Game for Beyond {
+    type Action = BeyondAction;
+    type Setup = BeyondSetup;
+    const NAME: &'static str = "beyond";
+    /// A generous bound: 8 scenarios × 30 rounds × 4,000 decisions.
+    const MAX_DECISIONS: u32 = 8 * 30 * 4000;
+
+    fn axes() -> &'static [Axis] {
+        &AXES
+    }
+    fn resolve_setup(values: &SetupValues) -> Result<BeyondSetup, SetupError> {
+        BeyondSetup::resolve(values)
+    }
+    fn axis_names(setup: &BeyondSetup, axis: &str) -> Vec<String> {
+        let c = setup.content;
+        match axis {
+            "scenario" => c.scenarios.iter().map(|s| s.name.clone()).collect(),
+            "heroes" => {
+                let mut v: Vec<String> = (1..=4).map(|n| n.to_string()).collect();
+                v.extend(c.heroes.iter().map(|h| h.name.clone()));
+                v
+            }
+            "campaign" => {
+                let mut v = vec!["none".to_string()];
+                v.extend(c.campaigns.iter().map(|h| h.name.clone()));
+                v
+            }
+            _ => Vec::new(),
+        }
+    }
+    fn new_game(setup: &BeyondSetup, rng: &mut GameRng) -> Self {
+        Beyond::setup(setup, rng)
+    }
+    #[inline]
+    fn legal_actions(&self, out: &mut Vec<BeyondAction>) {
+        self.legal(out);
+    }
+    #[inline]
+    fn apply_traced<T: Tracer>(&mut self, action: BeyondAction, rng: &mut GameRng, trace: &mut T) {
+        self.play(action, rng, trace);
+        self.after_action(rng, trace);
+    }
+    #[inline]
+    fn outcome(&self) -> Option<Outcome> {
+        match self.result {
+            0 => None,
+            1 => Some(Outcome::Won),
+            r => Some(Outcome::Lost(r - 2)),
+        }
+    }
+    fn loss_causes() -> &'static [&'static str] {
+        &LOSS_CAUSES
+    }
+    fn feature_names() -> &'static [&'static str] {
+        &FEATURES
+    }
+    fn features(&self, out: &mut [f64]) {
+        self.feature_values(out);
+    }
+    fn metric_names() -> &'static [&'static str] {
+        &METRICS
+    }
+    fn metrics(&self, out: &mut [i64]) {
+        let t = self.tally;
+        out[0] = t.rounds as i64;
+        out[1] = t.wounds_taken as i64;
+        out[2] = t.defeated as i64;
+        out[3] = t.threat_max as i64;
+        out[4] = t.played as i64;
+        out[5] = t.won as i64;
+    }
+    fn turns(&self) -> u32 {
+        self.tally.rounds as u32
+    }
+    fn determinize(&mut self, rng: &mut GameRng) {
+        self.shuffle_hidden(rng);
+    }
+    fn action_text(&self, a: BeyondAction) -> String {
+        position::action_text(self, a)
+    }
+    fn to_position(&self) -> String {
+        position::write(self)
+    }
+    fn from_position(text: &str) -> Result<Self, PositionError> {
+        position::parse(text)
+    }
+}

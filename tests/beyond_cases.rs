@@ -1,0 +1,1161 @@
+//! Beyond the Rift: the rulebook cases BR1-BR10 (`../shared/cases/beyond.md`) through the
+//! position format, hidden information (determinization, the honest and the cheating MCTS),
+//! and bad input (content files, setup values, positions).
+
+use rand::SeedableRng;
+use sololab::games::beyond::content::{self, ActType, NO_CARD};
+use sololab::games::beyond::content_file;
+use sololab::games::beyond::state::{Pending, Phase, QUEST};
+use sololab::games::beyond::{Beyond, BeyondAction as A, BeyondSetup};
+use sololab::policy::{MctsConfig, MctsPolicy, Rollout};
+use sololab::{AxisValue, Game, GameRng, Outcome, Policy, SetupValues, VecTrace};
+
+const TUTORIAL: &str = "Out_Through_the_Side_Entrance";
+
+/// A state from position lines (header and content added); asserts the position round-trips.
+fn pos(body: &str) -> Beyond {
+    let text = format!("beyond-position 1\ncontent builtin\n{body}");
+    let b = Beyond::from_position(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let again = Beyond::from_position(&b.to_position()).expect("round trip");
+    assert_eq!(again, b, "position round trip");
+    b
+}
+
+/// The index of the first Response card with `number` and `value` in the builtin content.
+fn resp(number: u8, value: u8) -> u8 {
+    content::builtin()
+        .response
+        .iter()
+        .position(|r| r.number == number && r.value == value)
+        .expect("such a response card") as u8
+}
+
+/// A `response_deck` line whose cards are drawn in the order given.
+fn responses(draws: &[(u8, u8)]) -> String {
+    let list: Vec<String> = draws
+        .iter()
+        .rev()
+        .map(|&(n, v)| resp(n, v).to_string())
+        .collect();
+    format!("response_deck {}\n", list.join(","))
+}
+
+fn card(name: &str) -> u8 {
+    content::builtin().card_index(name).expect(name)
+}
+
+fn game(heroes: u8, extra: &str) -> String {
+    format!(
+        "game scenario={TUTORIAL} heroes={heroes} threat=1 round=1 phase=hero pending=none {extra}\nterrain Side_Door\n"
+    )
+}
+
+fn rng() -> GameRng {
+    GameRng::seed_from_u64(7)
+}
+
+fn play(b: &mut Beyond, a: A, t: &mut VecTrace) {
+    let mut legal = Vec::new();
+    b.legal_actions(&mut legal);
+    assert!(
+        legal.contains(&a),
+        "{a:?} not legal in\n{}\nlegal: {legal:?}",
+        b.to_position()
+    );
+    b.apply_traced(a, &mut rng(), t);
+}
+
+fn legal(b: &Beyond) -> Vec<A> {
+    let mut v = Vec::new();
+    b.legal_actions(&mut v);
+    v
+}
+
+fn traced(t: &VecTrace, needle: &str) -> bool {
+    t.0.iter().any(|l| l.contains(needle))
+}
+
+fn setup(pairs: &[(&str, AxisValue)]) -> Result<BeyondSetup, String> {
+    let mut v = SetupValues::new();
+    for (k, x) in pairs {
+        v.insert(k.to_string(), x.clone());
+    }
+    BeyondSetup::resolve(&v).map_err(|e| e.0)
+}
+
+fn name(s: &str) -> AxisValue {
+    AxisValue::Name(s.to_string())
+}
+
+// ---------------------------------------------------------------------------------------------
+// BR1 — numbers by hero count
+
+#[test]
+fn br1_hand_size_and_every_abcd_value_pick_by_hero_count() {
+    let c = content::builtin();
+    let door = c.terrain_index("Side Door").unwrap() as usize;
+    for (n, hand, start) in [(1u8, 7usize, 1usize), (2, 6, 2), (3, 5, 2), (4, 4, 3)] {
+        let s = setup(&[("heroes", AxisValue::Int(n as i64))]).unwrap();
+        let b = Beyond::new_game(&s, &mut rng());
+        assert_eq!(b.n_heroes, n);
+        for h in 0..n as usize {
+            assert_eq!(b.heroes[h].hand.len(), hand, "hand size with {n} heroes");
+        }
+        // start_enemies = [1, 2, 2, 3] in the tutorial.
+        assert_eq!(b.enemies.iter().filter(|e| e.alive()).count(), start);
+        // Side Door points = [4, 5, 6, 7] ... as written, picked by count.
+        assert_eq!(
+            b.per(c.terrain[door].points),
+            c.terrain[door].points[n as usize - 1]
+        );
+    }
+    assert_eq!(c.hand_size, [7, 6, 5, 4]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// BR2 — a hero attack
+
+fn br2_state(hand: &str, attach: &str, draws: &[(u8, u8)]) -> Beyond {
+    pos(&format!(
+        "{}hero 1 name=Bastian side=0 points=5 known=0 items=-,-,-,-,-\nhero 1 deck Plate_Guard,Plate_Guard\nhero 1 hand {hand}\nenemy 1 kind=Guard area=1 seq=0 attach={attach}\nwound_deck Wound:_Gash,Wound:_Gash\n{}",
+        game(1, ""),
+        responses(draws)
+    ))
+}
+
+#[test]
+fn br2_attack_above_defense_plus_response_hits_for_the_damage_value() {
+    let mut b = br2_state("Longsword_Slash,Longsword_Slash", "-", &[(1, 2)]);
+    let ls = card("Longsword Slash");
+    let mut t = VecTrace::default();
+    play(
+        &mut b,
+        A::Attack {
+            hero: 0,
+            card: ls,
+            opt: 0,
+            target: 0,
+        },
+        &mut t,
+    );
+    assert_eq!(b.heroes[0].points, 3, "primary cost 2");
+    play(
+        &mut b,
+        A::AddCard {
+            hero: 0,
+            card: ls,
+            opt: 0,
+        },
+        &mut t,
+    );
+    assert_eq!(b.heroes[0].points, 2, "secondary cost 1");
+    play(&mut b, A::ResolveAttack, &mut t);
+    assert!(
+        traced(
+            &t,
+            "attack 6 against Guard's defense 2 + response 2 = 4: hit"
+        ),
+        "{:?}",
+        t.0
+    );
+    assert_eq!(
+        b.enemies[0].attach.len(),
+        1,
+        "damage value 1 Wound, whatever the margin"
+    );
+    assert!(b.enemies[0].alive(), "health 2 - 1 = 1");
+    assert_eq!(b.heroes[0].discard.as_slice(), &[ls, ls]);
+}
+
+#[test]
+fn br2_a_tie_fails_and_attachments_offset_the_defense() {
+    let ls = card("Longsword Slash");
+    let sb = card("Shield Bash");
+    // 3 + 2 = 5 against 2 + 3 = 5: a tie goes against the attacker.
+    let mut b = br2_state("Longsword_Slash,Shield_Bash", "-", &[(1, 3)]);
+    let mut t = VecTrace::default();
+    play(
+        &mut b,
+        A::Attack {
+            hero: 0,
+            card: ls,
+            opt: 0,
+            target: 0,
+        },
+        &mut t,
+    );
+    play(
+        &mut b,
+        A::AddCard {
+            hero: 0,
+            card: sb,
+            opt: 0,
+        },
+        &mut t,
+    );
+    play(&mut b, A::ResolveAttack, &mut t);
+    assert!(
+        traced(
+            &t,
+            "attack 5 against Guard's defense 2 + response 3 = 5: miss"
+        ),
+        "{:?}",
+        t.0
+    );
+    assert_eq!(b.enemies[0].attach.len(), 0);
+    // A Bruise (defense -1) attached: 5 against 1 + 3 = 4 hits.
+    let mut b = br2_state("Longsword_Slash,Shield_Bash", "Wound:_Bruise", &[(1, 3)]);
+    let mut t = VecTrace::default();
+    play(
+        &mut b,
+        A::Attack {
+            hero: 0,
+            card: ls,
+            opt: 0,
+            target: 0,
+        },
+        &mut t,
+    );
+    play(
+        &mut b,
+        A::AddCard {
+            hero: 0,
+            card: sb,
+            opt: 0,
+        },
+        &mut t,
+    );
+    play(&mut b, A::ResolveAttack, &mut t);
+    assert!(traced(&t, "defense 1 + response 3 = 4: hit"), "{:?}", t.0);
+    // Health 2 - 1 (Bruise) - 1 (new wound) = 0: dead, attachments to the Wound discard.
+    assert!(!b.enemies[0].alive());
+    assert_eq!(b.tally.defeated, 1);
+    assert_eq!(b.wound_discard.len(), 2);
+}
+
+#[test]
+fn br2_cards_without_the_needed_cost_and_response_symbols() {
+    let fire = card("Fire Spell");
+    let bolt = card("Arcane Bolt");
+    let body = |hand: &str, draws: &[(u8, u8)]| {
+        pos(&format!(
+            "{}hero 1 name=Elisa side=0 points=6 known=0 items=-,-,-,-,-\nhero 1 deck Focus,Focus\nhero 1 hand {hand}\nenemy 1 kind=Acolyte area=quest seq=0 attach=-\nwound_deck Wound:_Gash\n{}",
+            game(1, ""),
+            responses(draws)
+        ))
+    };
+    // Fire Spell has no Primary cost: it cannot initiate an attack.
+    let b = body("Fire_Spell", &[]);
+    assert!(!legal(&b).iter().any(|a| matches!(a, A::Attack { .. })));
+    // With Arcane Bolt first, Fire Spell is added for its Secondary cost; two response symbols
+    // are drawn after all cards, then the defense's card.
+    let mut b = body("Arcane_Bolt,Fire_Spell", &[(2, 1), (2, 2), (1, 0)]);
+    let mut t = VecTrace::default();
+    play(
+        &mut b,
+        A::Attack {
+            hero: 0,
+            card: bolt,
+            opt: 0,
+            target: 0,
+        },
+        &mut t,
+    );
+    play(
+        &mut b,
+        A::AddCard {
+            hero: 0,
+            card: fire,
+            opt: 0,
+        },
+        &mut t,
+    );
+    assert_eq!(b.heroes[0].points, 6 - 2 - 1);
+    play(&mut b, A::ResolveAttack, &mut t);
+    assert!(
+        traced(
+            &t,
+            "attack 7 against Acolyte's defense 1 + response 0 = 1: hit"
+        ),
+        "{:?}",
+        t.0
+    );
+    assert!(!b.enemies[0].alive());
+}
+
+#[test]
+fn br2_aiding_pays_the_primary_cost_and_needs_range() {
+    let ls = card("Longsword Slash");
+    let knife = card("Throwing Knife");
+    let stab = card("Dagger Stab");
+    let mut b = pos(&format!(
+        "{}hero 1 name=Bastian side=0 points=5 known=0 items=-,-,-,-,-\nhero 1 hand Longsword_Slash\nhero 2 name=Niffil side=0 points=5 known=0 items=-,-,-,-,-\nhero 2 hand Throwing_Knife,Dagger_Stab\nenemy 1 kind=Guard area=1 seq=0 attach=-\nwound_deck Wound:_Gash\n{}",
+        game(2, ""),
+        responses(&[(1, 0)])
+    ));
+    let mut t = VecTrace::default();
+    play(
+        &mut b,
+        A::Attack {
+            hero: 0,
+            card: ls,
+            opt: 0,
+            target: 0,
+        },
+        &mut t,
+    );
+    let l = legal(&b);
+    assert!(
+        l.contains(&A::AddCard {
+            hero: 1,
+            card: knife,
+            opt: 0
+        }),
+        "range 2 aids"
+    );
+    assert!(
+        !l.contains(&A::AddCard {
+            hero: 1,
+            card: stab,
+            opt: 0
+        }),
+        "range 1 cannot reach"
+    );
+    play(
+        &mut b,
+        A::AddCard {
+            hero: 1,
+            card: knife,
+            opt: 0,
+        },
+        &mut t,
+    );
+    assert_eq!(
+        b.heroes[1].points, 3,
+        "aiding pays the Primary cost (2), not the Secondary (1)"
+    );
+    play(&mut b, A::ResolveAttack, &mut t);
+    assert_eq!(b.enemies[0].attach.len(), 1, "only the initiator's damage");
+    assert_eq!(b.heroes[1].discard.as_slice(), &[knife]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// BR3 — an enemy attack
+
+fn br3_state(points: u8, draws: &[(u8, u8)]) -> Beyond {
+    pos(&format!(
+        "{}hero 1 name=Bastian side=0 points={points} known=0 items=-,-,-,-,-\nhero 1 deck Plate_Guard,Plate_Guard,Plate_Guard,Plate_Guard,Plate_Guard,Plate_Guard,Plate_Guard\nhero 1 hand Plate_Guard,Longsword_Slash\nenemy 1 kind=Guard area=1 seq=0 attach=-\nwound_deck Wound:_Gash\n{}",
+        game(1, ""),
+        responses(draws)
+    ))
+}
+
+#[test]
+fn br3_defense_committed_before_the_response_card_and_wounds_go_to_the_hand() {
+    let pg = card("Plate Guard");
+    let gash = card("Wound: Gash");
+    // Column 1: "attack / engage". Attack 3 + 1 = 4 against 2 (Plate Guard) + 1 (points) = 3.
+    let mut b = br3_state(3, &[(1, 0), (1, 1)]);
+    let mut t = VecTrace::default();
+    play(&mut b, A::EndPhase, &mut t);
+    assert_eq!(b.pending, Pending::Defend);
+    let l = legal(&b);
+    assert_eq!(l[0], A::TakeAttack);
+    assert!(
+        l.contains(&A::DefendPoints)
+            && l.contains(&A::Defend {
+                hero: 0,
+                card: pg,
+                opt: 0
+            })
+    );
+    play(
+        &mut b,
+        A::Defend {
+            hero: 0,
+            card: pg,
+            opt: 0,
+        },
+        &mut t,
+    );
+    play(&mut b, A::DefendPoints, &mut t);
+    assert_eq!(b.heroes[0].points, 2, "defense rate 1 point per +1");
+    play(&mut b, A::TakeAttack, &mut t);
+    assert!(
+        traced(
+            &t,
+            "Guard's attack 3 + response 1 = 4 against Bastian's defense 3: hit"
+        ),
+        "{:?}",
+        t.0
+    );
+    assert!(traced(&t, "Bastian receives Wound: Gash"));
+    assert_eq!(b.tally.wounds_taken, 1);
+    // BR4 on the way: points reset to 4 + 2 cards held (Longsword, the Wound).
+    assert_eq!(b.round, 2);
+    assert_eq!(b.heroes[0].points, 6);
+    assert!(b.heroes[0].hand.as_slice().contains(&gash));
+}
+
+#[test]
+fn br3_a_tie_blocks_the_enemy_attack() {
+    let pg = card("Plate Guard");
+    let mut b = br3_state(3, &[(1, 0), (1, 0)]);
+    let mut t = VecTrace::default();
+    play(&mut b, A::EndPhase, &mut t);
+    play(
+        &mut b,
+        A::Defend {
+            hero: 0,
+            card: pg,
+            opt: 0,
+        },
+        &mut t,
+    );
+    play(&mut b, A::DefendPoints, &mut t);
+    play(&mut b, A::TakeAttack, &mut t);
+    assert!(
+        traced(&t, "= 3 against Bastian's defense 3: blocked"),
+        "{:?}",
+        t.0
+    );
+    assert_eq!(b.tally.wounds_taken, 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// BR4 — draw phase and the dead hero
+
+fn br4_state(hand: &str) -> Beyond {
+    pos(&format!(
+        "{}hero 1 name=Bastian side=0 points=0 known=0 items=-,-,-,-,-\nhero 1 deck Rally,Rally,Rally,Rally,Rally,Rally,Rally,Rally\nhero 1 hand {hand}\nwound_deck Wound:_Gash\n{}",
+        game(1, ""),
+        responses(&[(1, 0)])
+    ))
+}
+
+#[test]
+fn br4_discard_down_never_takes_wounds_and_only_wounds_is_death() {
+    let pg = card("Plate Guard");
+    // 6 wounds and 3 Plate Guards: discard down to 7 keeps a Plate Guard: alive.
+    let mut b = br4_state(
+        "Wound:_Gash,Wound:_Gash,Wound:_Gash,Wound:_Bruise,Wound:_Bruise,Wound:_Bruise,Plate_Guard,Plate_Guard,Plate_Guard",
+    );
+    let mut t = VecTrace::default();
+    play(&mut b, A::EndPhase, &mut t);
+    assert_eq!(b.pending, Pending::DiscardDown { hero: 0 });
+    assert_eq!(legal(&b), vec![A::Discard { card: pg }], "never a Wound");
+    assert_eq!(
+        b.heroes[0].points,
+        4 + 9,
+        "start value + one per card still held"
+    );
+    play(&mut b, A::Discard { card: pg }, &mut t);
+    play(&mut b, A::Discard { card: pg }, &mut t);
+    assert_eq!(b.heroes[0].hand.len(), 7);
+    assert_eq!(b.outcome(), None);
+    assert_eq!(b.round, 2);
+    // 7 wounds and 2 Plate Guards: after discarding both, only wounds: dead.
+    let mut b = br4_state(
+        "Wound:_Gash,Wound:_Gash,Wound:_Gash,Wound:_Bruise,Wound:_Bruise,Wound:_Bruise,Wound:_Sprain,Plate_Guard,Plate_Guard",
+    );
+    let mut t = VecTrace::default();
+    play(&mut b, A::EndPhase, &mut t);
+    play(&mut b, A::Discard { card: pg }, &mut t);
+    play(&mut b, A::Discard { card: pg }, &mut t);
+    assert_eq!(b.outcome(), Some(Outcome::Lost(0)));
+    assert_eq!(Beyond::loss_causes()[0], "hero_died");
+}
+
+#[test]
+fn br4_draw_to_hand_size_or_a_full_hand_size_by_the_rule_axis() {
+    let mut b = br4_state("Plate_Guard,Plate_Guard");
+    let mut t = VecTrace::default();
+    play(&mut b, A::EndPhase, &mut t);
+    assert_eq!(b.heroes[0].hand.len(), 7, "draws 5 up to 7");
+    assert_eq!(b.heroes[0].points, 4 + 2);
+    let mut b = br4_state("Plate_Guard,Plate_Guard");
+    b.draw_full = true;
+    let mut t = VecTrace::default();
+    play(&mut b, A::EndPhase, &mut t);
+    assert_eq!(
+        b.heroes[0].hand.len(),
+        9,
+        "draws 7 to 9, then discards down"
+    );
+    assert_eq!(b.pending, Pending::DiscardDown { hero: 0 });
+}
+
+// ---------------------------------------------------------------------------------------------
+// BR5 — empty decks
+
+#[test]
+fn br5_an_empty_hero_deck_takes_two_fatigue_into_the_reshuffle() {
+    let mut b = pos(&format!(
+        "{}hero 1 name=Bastian side=0 points=5 known=0 items=-,-,-,-,-\nhero 1 deck -\nhero 1 discard Rally,Rally,Rally\nhero 1 hand Plate_Guard\nfatigue_deck Fatigue:_Weary,Fatigue:_Weary,Fatigue:_Slow\n{}",
+        game(1, ""),
+        responses(&[])
+    ));
+    let mut t = VecTrace::default();
+    play(&mut b, A::Draw { hero: 0 }, &mut t);
+    assert_eq!(b.fatigue_deck.len(), 1);
+    assert_eq!(b.heroes[0].discard.len(), 0);
+    assert_eq!(b.heroes[0].deck.len() + b.heroes[0].hand.len(), 3 + 2 + 1);
+    let fatigue = b.heroes[0]
+        .deck
+        .as_slice()
+        .iter()
+        .chain(b.heroes[0].hand.as_slice())
+        .filter(|&&c| b.is_wf(c))
+        .count();
+    assert_eq!(fatigue, 2);
+}
+
+fn br5_attack(enemy: &str, wounds: &str, wound_discard: &str, fatigue: &str) -> (Beyond, VecTrace) {
+    let mut b = pos(&format!(
+        "{}hero 1 name=Bastian side=0 points=0 known=0 items=-,-,-,-,-\nhero 1 deck Rally,Rally,Rally,Rally,Rally,Rally,Rally\nhero 1 hand Rally\nenemy 1 kind={enemy} area=1 seq=0 attach=-\nwound_deck {wounds}\nwound_discard {wound_discard}\nfatigue_deck {fatigue}\n{}",
+        game(1, ""),
+        responses(&[(1, 0), (1, 3)])
+    ));
+    let mut t = VecTrace::default();
+    play(&mut b, A::EndPhase, &mut t);
+    play(&mut b, A::TakeAttack, &mut t);
+    (b, t)
+}
+
+#[test]
+fn br5_no_wound_left_loses_and_a_wound_discard_is_reshuffled() {
+    let (b, _) = br5_attack("Guard", "-", "-", "Fatigue:_Weary");
+    assert_eq!(b.outcome(), Some(Outcome::Lost(1)));
+    assert_eq!(Beyond::loss_causes()[1], "wounds_exhausted");
+    let (b, t) = br5_attack("Guard", "-", "Wound:_Sprain", "Fatigue:_Weary");
+    assert_eq!(b.outcome(), None);
+    assert!(traced(
+        &t,
+        "the Wound discard pile is shuffled into a new Wound Deck"
+    ));
+    assert!(traced(&t, "Bastian receives Wound: Sprain"));
+}
+
+#[test]
+fn br5_no_fatigue_left_gives_a_wound_to_a_hero_and_nothing_to_an_enemy() {
+    let (b, t) = br5_attack("Acolyte", "Wound:_Gash", "-", "-");
+    assert!(
+        traced(&t, "no Fatigue card left: a Wound instead"),
+        "{:?}",
+        t.0
+    );
+    assert!(b.heroes[0].hand.as_slice().contains(&card("Wound: Gash")));
+    // Burning Hex hits a Guard slowed to defense 1: 1 Wound (Elisa's damage) and its Bonus
+    // Fatigue, none left: nothing more is attached.
+    let hex = card("Burning Hex");
+    let mut b = pos(&format!(
+        "{}hero 1 name=Elisa side=0 points=6 known=0 items=-,-,-,-,-\nhero 1 hand Burning_Hex\nenemy 1 kind=Guard area=quest seq=0 attach=Fatigue:_Slow\nwound_deck Wound:_Gash\nfatigue_deck -\n{}",
+        game(1, ""),
+        responses(&[(1, 0)])
+    ));
+    let mut t = VecTrace::default();
+    play(
+        &mut b,
+        A::Attack {
+            hero: 0,
+            card: hex,
+            opt: 0,
+            target: 0,
+        },
+        &mut t,
+    );
+    play(&mut b, A::ResolveAttack, &mut t);
+    assert!(traced(&t, "hit"), "{:?}", t.0);
+    assert_eq!(
+        b.enemies[0].attach.as_slice(),
+        &[card("Fatigue: Slow"), card("Wound: Gash")]
+    );
+    assert_eq!(b.outcome(), None);
+}
+
+// ---------------------------------------------------------------------------------------------
+// BR6 — limits
+
+#[test]
+fn br6_points_cap_and_stat_floors() {
+    let b = pos(&format!(
+        "{}hero 1 name=Niffil side=0 points=19 known=0 items=-,-,-,-,-\nhero 1 hand Dagger_Stab\nenemy 1 kind=Acolyte area=quest seq=0 attach=Fatigue:_Slow,Fatigue:_Slow,Fatigue:_Weary,Fatigue:_Weary,Fatigue:_Weary\nenemy 2 kind=Guard area=quest seq=1 attach=Fatigue:_Winded,Wound:_Sprain,Wound:_Sprain,Wound:_Sprain\n{}",
+        game(1, ""),
+        responses(&[])
+    ));
+    let st = b.enemy_stats(0);
+    assert_eq!(st.range, 1, "2 - 2 stays at 1");
+    assert_eq!(st.defense, 0, "1 - 2 stays at 0");
+    assert_eq!(st.attack, 0, "2 - 3 stays at 0");
+    let g = b.enemy_stats(1);
+    assert_eq!(g.engage, 0, "2 + 1 - 3 stays at 0");
+    assert!(
+        legal(&b).contains(&A::Engage { hero: 0, enemy: 1 }),
+        "engaging at cost 0"
+    );
+    let mut b2 = b;
+    let mut t = VecTrace::default();
+    play(
+        &mut b2,
+        A::DiscardForPoints {
+            hero: 0,
+            card: card("Dagger Stab"),
+        },
+        &mut t,
+    );
+    assert_eq!(b2.heroes[0].points, 20, "19 + 2 capped at 20");
+}
+
+#[test]
+fn br6_an_attack_with_wounds_never_drops_below_one() {
+    let bomb = card("Smoke Bomb");
+    let mut b = pos(&format!(
+        "{}hero 1 name=Niffil side=0 points=5 known=0 items=-,-,-,-,-\nhero 1 hand Smoke_Bomb,Fatigue:_Slow,Wound:_Gash\nenemy 1 kind=Acolyte area=quest seq=0 attach=-\nwound_deck Wound:_Gash\n{}",
+        game(1, ""),
+        responses(&[(1, 0)])
+    ));
+    let mut t = VecTrace::default();
+    play(
+        &mut b,
+        A::Attack {
+            hero: 0,
+            card: bomb,
+            opt: 0,
+            target: 0,
+        },
+        &mut t,
+    );
+    play(
+        &mut b,
+        A::AddCard {
+            hero: 0,
+            card: card("Fatigue: Slow"),
+            opt: 0,
+        },
+        &mut t,
+    );
+    play(
+        &mut b,
+        A::AddCard {
+            hero: 0,
+            card: card("Wound: Gash"),
+            opt: 0,
+        },
+        &mut t,
+    );
+    play(&mut b, A::ResolveAttack, &mut t);
+    assert!(
+        traced(
+            &t,
+            "attack 1 against Acolyte's defense 1 + response 0 = 1: miss"
+        ),
+        "{:?}",
+        t.0
+    );
+    assert_eq!(
+        b.fatigue_discard.as_slice(),
+        &[card("Fatigue: Slow")],
+        "a played Fatigue"
+    );
+    assert!(
+        b.heroes[0]
+            .discard
+            .as_slice()
+            .contains(&card("Wound: Gash")),
+        "a played Wound"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// BR7 — enemy activation
+
+fn br7_state(enemies: &str, draws: &[(u8, u8)]) -> Beyond {
+    pos(&format!(
+        "{}hero 1 name=Bastian side=0 points=0 known=0 items=-,-,-,-,-\nhero 1 deck Rally,Rally,Rally,Rally,Rally,Rally,Rally\nhero 1 hand Rally\n{enemies}wound_deck Wound:_Gash,Wound:_Gash\n{}",
+        game(1, ""),
+        responses(draws)
+    ))
+}
+
+#[test]
+fn br7_unable_takes_the_alternate_or_does_nothing() {
+    // Column 1 "attack / engage": a range-1 Guard in the Quest Area cannot attack: engages.
+    let mut b = br7_state("enemy 1 kind=Guard area=quest seq=0 attach=-\n", &[(1, 0)]);
+    let mut t = VecTrace::default();
+    play(&mut b, A::EndPhase, &mut t);
+    assert!(
+        traced(&t, "Guard is unable to attack: alternate engage"),
+        "{:?}",
+        t.0
+    );
+    assert_eq!(b.enemies[0].area, 0);
+    // Column 2 "engage", "attack": already engaged, engage is unable and has no alternate.
+    let mut b = br7_state(
+        "enemy 1 kind=Guard area=1 seq=0 attach=-\n",
+        &[(2, 0), (1, 3)],
+    );
+    let mut t = VecTrace::default();
+    play(&mut b, A::EndPhase, &mut t);
+    assert!(
+        traced(&t, "Guard is unable to engage: does nothing"),
+        "{:?}",
+        t.0
+    );
+    assert_eq!(b.pending, Pending::Defend, "then its second action, attack");
+    // Column 3 "support Guard / attack": no other Guard, so it attacks.
+    let mut b = br7_state(
+        "enemy 1 kind=Guard area=1 seq=0 attach=-\n",
+        &[(3, 0), (1, 3)],
+    );
+    let mut t = VecTrace::default();
+    play(&mut b, A::EndPhase, &mut t);
+    assert!(
+        traced(&t, "unable to support Guard: alternate attack"),
+        "{:?}",
+        t.0
+    );
+}
+
+#[test]
+fn br7_every_enemy_top_to_bottom_and_no_card_without_enemies() {
+    // Rows: Guard, then Acolyte; within a row, in order of entering play.
+    let mut b = br7_state(
+        "enemy 1 kind=Acolyte area=quest seq=0 attach=-\nenemy 2 kind=Guard area=quest seq=2 attach=-\nenemy 3 kind=Guard area=quest seq=1 attach=-\n",
+        &[(1, 0)],
+    );
+    let mut t = VecTrace::default();
+    play(&mut b, A::EndPhase, &mut t);
+    let acts: Vec<&String> = t.0.iter().filter(|l| l.contains("activates")).collect();
+    assert_eq!(acts.len(), 3, "{:?}", t.0);
+    assert!(acts[0].starts_with("Guard") && acts[1].starts_with("Guard"));
+    assert!(acts[2].starts_with("Acolyte"));
+    assert_eq!(
+        b.enemies[2].area, 0,
+        "the Guard that came first engaged first"
+    );
+    // Without enemies no Response card is drawn.
+    let mut b = br7_state("", &[(1, 0)]);
+    let before = b.response_deck.len();
+    let mut t = VecTrace::default();
+    play(&mut b, A::EndPhase, &mut t);
+    assert!(traced(&t, "no enemies in play"));
+    assert_eq!(b.response_deck.len(), before);
+}
+
+// ---------------------------------------------------------------------------------------------
+// BR8 — target priority
+
+fn br8_state(h1: &str, h2: &str, enemies: &str, draws: &[(u8, u8)]) -> Beyond {
+    pos(&format!(
+        "{}hero 1 name=Bastian side=0 points=0 known=0 items=-,-,-,-,-\nhero 1 deck Rally,Rally,Rally,Rally,Rally,Rally\nhero 1 hand {h1}\nhero 2 name=Elisa side=0 points=0 known=0 items=-,-,-,-,-\nhero 2 deck Focus,Focus,Focus,Focus,Focus,Focus\nhero 2 hand {h2}\n{enemies}wound_deck Wound:_Gash,Wound:_Gash\n{}",
+        game(2, ""),
+        responses(draws)
+    ))
+}
+
+#[test]
+fn br8_fewest_enemies_then_fewest_cards_then_most_wounds_then_the_players() {
+    let guard = "enemy 1 kind=Guard area=quest seq=0 attach=-\n";
+    // Fewer cards: Elisa.
+    let mut b = br8_state("Rally,Rally,Rally", "Focus,Focus", guard, &[(1, 0)]);
+    play(&mut b, A::EndPhase, &mut VecTrace::default());
+    assert_eq!(b.enemies[0].area, 1);
+    // Fewer enemies beats fewer cards: an Acolyte already with Elisa.
+    let mut b = br8_state(
+        "Rally,Rally,Rally",
+        "Focus,Focus",
+        "enemy 1 kind=Guard area=quest seq=0 attach=-\nenemy 2 kind=Acolyte area=2 seq=1 attach=-\n",
+        &[(1, 0), (1, 0)],
+    );
+    play(&mut b, A::EndPhase, &mut VecTrace::default());
+    assert_eq!(b.enemies[0].area, 0);
+    // Equal cards, more Wounds: Bastian.
+    let mut b = br8_state("Rally,Wound:_Gash", "Focus,Focus", guard, &[(1, 0)]);
+    play(&mut b, A::EndPhase, &mut VecTrace::default());
+    assert_eq!(b.enemies[0].area, 0);
+    // A full tie: the players choose.
+    let mut b = br8_state("Rally,Rally", "Focus,Focus", guard, &[(1, 0)]);
+    play(&mut b, A::EndPhase, &mut VecTrace::default());
+    assert_eq!(b.pending, Pending::PickTarget { tied: 0b11 });
+    assert_eq!(
+        legal(&b),
+        vec![A::Target { hero: 0 }, A::Target { hero: 1 }]
+    );
+    play(&mut b, A::Target { hero: 1 }, &mut VecTrace::default());
+    assert_eq!(b.enemies[0].area, 1);
+}
+
+#[test]
+fn br8_the_order_is_fixed_for_the_whole_activation() {
+    // Column 2 "engage", "attack": Elisa (fewer cards) is engaged; she now has the most
+    // enemies, but the order fixed before the first action still puts her first.
+    let mut b = br8_state(
+        "Rally,Rally,Rally",
+        "Focus,Focus",
+        "enemy 1 kind=Guard area=quest seq=0 attach=-\n",
+        &[(2, 0), (1, 0)],
+    );
+    play(&mut b, A::EndPhase, &mut VecTrace::default());
+    assert_eq!(b.pending, Pending::Defend);
+    assert_eq!(b.defend.hero, 1);
+    assert_eq!(b.cursor.rank[0], 1);
+    assert!(
+        b.priority_key(1) > b.priority_key(0),
+        "a fresh priority would pick Bastian"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// BR9 — ranges and engagement
+
+#[test]
+fn br9_engaging_costs_the_engagement_cost_from_any_area() {
+    let mut b = br8_state(
+        "Rally",
+        "Focus",
+        "enemy 1 kind=Guard area=2 seq=0 attach=-\nenemy 2 kind=Acolyte area=quest seq=1 attach=-\n",
+        &[],
+    );
+    b.heroes[0].points = 2;
+    let l = legal(&b);
+    assert!(
+        l.contains(&A::Engage { hero: 0, enemy: 0 }),
+        "from another Hero Area"
+    );
+    assert!(l.contains(&A::Engage { hero: 0, enemy: 1 }));
+    b.heroes[0].points = 1;
+    assert!(
+        !legal(&b).contains(&A::Engage { hero: 0, enemy: 0 }),
+        "cost 2 with 1 point"
+    );
+    b.heroes[0].points = 2;
+    let mut t = VecTrace::default();
+    play(&mut b, A::Engage { hero: 0, enemy: 0 }, &mut t);
+    assert_eq!((b.enemies[0].area, b.heroes[0].points), (0, 0));
+}
+
+#[test]
+fn br9_range_one_attacks_only_its_hero_range_two_any() {
+    // Elisa has fewer cards (priority), but the Guard (range 1) in Bastian's area attacks him.
+    let mut b = br8_state(
+        "Rally,Rally,Rally",
+        "Focus",
+        "enemy 1 kind=Guard area=1 seq=0 attach=-\n",
+        &[(1, 0)],
+    );
+    play(&mut b, A::EndPhase, &mut VecTrace::default());
+    assert_eq!((b.pending, b.defend.hero), (Pending::Defend, 0));
+    // An Acolyte (range 2) in the Quest Area attacks the priority hero.
+    let mut b = br8_state(
+        "Rally,Rally,Rally",
+        "Focus",
+        "enemy 1 kind=Acolyte area=quest seq=0 attach=-\n",
+        &[(1, 0)],
+    );
+    play(&mut b, A::EndPhase, &mut VecTrace::default());
+    assert_eq!((b.pending, b.defend.hero), (Pending::Defend, 1));
+    assert_eq!(b.enemies[0].area, QUEST);
+}
+
+// ---------------------------------------------------------------------------------------------
+// BR10 — hidden information
+
+fn sample_state(seed: u64, steps: usize) -> Beyond {
+    let s = setup(&[("heroes", AxisValue::Int(2))]).unwrap();
+    let mut r = GameRng::seed_from_u64(seed);
+    let mut b = Beyond::new_game(&s, &mut r);
+    let mut l = Vec::new();
+    for _ in 0..steps {
+        b.legal_actions(&mut l);
+        if l.is_empty() {
+            break;
+        }
+        let a = l[sololab::below(&mut r, l.len() as u32) as usize];
+        b.apply(a, &mut r);
+    }
+    b
+}
+
+fn sorted(v: &[u8]) -> Vec<u8> {
+    let mut v = v.to_vec();
+    v.sort_unstable();
+    v
+}
+
+#[test]
+fn br10_determinizations_differ_and_keep_what_the_players_know() {
+    let mut b = sample_state(3, 25);
+    assert_eq!(b.outcome(), None);
+    // A Poisoned Fatigue on top of hero 1's deck is known.
+    let f = b.fatigue_deck.pop().expect("a fatigue card");
+    b.heroes[0].deck.push(f);
+    b.heroes[0].known = 1;
+    let mut seen = std::collections::HashSet::new();
+    for i in 0..100 {
+        let mut d = b;
+        d.determinize(&mut GameRng::seed_from_u64(1000 + i));
+        for h in 0..2 {
+            let (x, y) = (&d.heroes[h], &b.heroes[h]);
+            assert_eq!(sorted(x.deck.as_slice()), sorted(y.deck.as_slice()));
+            assert_eq!(
+                (x.hand, x.discard, x.persist, x.points),
+                (y.hand, y.discard, y.persist, y.points)
+            );
+        }
+        assert_eq!(
+            d.heroes[0].deck.as_slice().last(),
+            Some(&f),
+            "the known top card stays"
+        );
+        assert_eq!(d.enemies, b.enemies);
+        assert_eq!(d.terrain, b.terrain);
+        assert_eq!(d.wound_discard, b.wound_discard);
+        assert_eq!(d.response_discard, b.response_discard);
+        for (p, q) in [
+            (d.enemy_deck.as_slice(), b.enemy_deck.as_slice()),
+            (d.wound_deck.as_slice(), b.wound_deck.as_slice()),
+            (d.fatigue_deck.as_slice(), b.fatigue_deck.as_slice()),
+            (d.response_deck.as_slice(), b.response_deck.as_slice()),
+            (d.terrain_deck.as_slice(), b.terrain_deck.as_slice()),
+        ] {
+            assert_eq!(sorted(p), sorted(q), "every deck keeps its multiset");
+        }
+        seen.insert(d.to_position());
+    }
+    assert_eq!(seen.len(), 100, "100 determinizations all differ");
+}
+
+fn mcts(see_hidden: bool) -> MctsPolicy<Beyond> {
+    let weights: Vec<f64> = vec![
+        -1.0, -1.5, -0.5, -1.5, 0.5, 1.5, 0.1, -0.5, -3.0, -0.2, 0.3, 20.0,
+    ];
+    MctsPolicy::new(
+        MctsConfig {
+            iterations: 60,
+            exploration: 0.7,
+            rollout: Rollout::Random,
+            rollout_depth: 20,
+            see_hidden,
+        },
+        weights,
+    )
+}
+
+#[test]
+fn br10_honest_mcts_ignores_the_hidden_order_and_the_cheat_does_not() {
+    let mut honest_same = 0;
+    let mut cheat_differs = 0;
+    let mut states = 0;
+    for seed in 0..12u64 {
+        let b = sample_state(seed, 6 + seed as usize);
+        if b.outcome().is_some() {
+            continue;
+        }
+        let l = legal(&b);
+        if l.len() < 2 {
+            continue;
+        }
+        // The same state with only the hidden order changed.
+        let mut other = b;
+        other.shuffle_hidden(&mut GameRng::seed_from_u64(99 + seed));
+        assert_ne!(other, b);
+        states += 1;
+        let pick = |s: &Beyond, hidden: bool| {
+            mcts(hidden).choose(s, &legal(s), &mut GameRng::seed_from_u64(5))
+        };
+        if pick(&b, false) == pick(&other, false) {
+            honest_same += 1;
+        }
+        if pick(&b, true) != pick(&other, true) {
+            cheat_differs += 1;
+        }
+    }
+    assert!(states >= 8, "{states} states");
+    assert_eq!(
+        honest_same, states,
+        "honest decisions never depend on the hidden order"
+    );
+    assert!(
+        cheat_differs > 0,
+        "the cheating search does see the hidden order"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Campaign play
+
+#[test]
+fn campaign_rewards_need_the_class_and_replace_the_body_part() {
+    let c = content::builtin();
+    let helm = c.item_index("Iron Helm").unwrap();
+    let mut b = pos(&format!(
+        "game scenario=Smoke_over_the_Village campaign=Old_Friends campaign_pos=0 heroes=2 threat=1 round=1 phase=campaign pending=equip:{} \nhero 1 name=Bastian side=0 points=0 known=0 items=-,-,-,-,-\nhero 2 name=Elisa side=0 points=0 known=0 items=-,-,-,-,-\n",
+        helm + 1
+    ));
+    // Bastian is a warrior: he may equip the Iron Helm; Elisa (mage) may not.
+    assert_eq!(
+        legal(&b),
+        vec![A::Equip { hero: NO_CARD }, A::Equip { hero: 0 }]
+    );
+    play(&mut b, A::Equip { hero: 0 }, &mut VecTrace::default());
+    assert_eq!(
+        b.scenario,
+        c.scenario_index("The Huntmaster's Trail").unwrap()
+    );
+    assert_eq!(b.phase, Phase::Hero);
+    let all: Vec<u8> = b.heroes[0]
+        .deck
+        .as_slice()
+        .iter()
+        .chain(b.heroes[0].hand.as_slice())
+        .copied()
+        .collect();
+    let head = |x: &u8| c.cards[*x as usize].body == Some(content::Body::Head);
+    assert_eq!(
+        all.iter().filter(|x| head(x)).count(),
+        2,
+        "4 Rally + 3 Stand Firm replaced by 2 Helm Guard"
+    );
+    assert!(all.contains(&card("Helm Guard")));
+    assert_eq!(all.len(), 26 - 7 + 2);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bad input
+
+fn broken(from: &str, to: &str) -> String {
+    let text = content::BUILTIN_TOML;
+    assert!(text.contains(from), "{from}");
+    let err = content_file::parse(&text.replacen(from, to, 1), "bad.toml").expect_err("refused");
+    assert!(!err.0.contains('\n'));
+    err.0
+}
+
+#[test]
+fn content_errors_name_the_file_the_entry_and_the_field() {
+    let e = broken(
+        r#"effect = "heal", value = 1 }] }]"#,
+        r#"effect = "teleport", value = 1 }] }]"#,
+    );
+    assert!(e.starts_with("bad.toml:"), "{e}");
+    assert!(
+        e.contains("hero 'Bastian'") && e.contains("field 'card[7].options[1].effects[1].effect'"),
+        "{e}"
+    );
+    assert!(
+        e.contains("unknown effect 'teleport' (valid: draw, heal"),
+        "{e}"
+    );
+    let e = broken(
+        r#"{ type = "attack", range = 1, primary = 2, secondary = 1, attack = 3 }"#,
+        r#"{ type = "attack", range = 1, attack = 3 }"#,
+    );
+    assert!(
+        e.contains("hero 'Bastian'") && e.contains("field 'card[1].options[1].primary'"),
+        "{e}"
+    );
+    assert!(e.contains("needs a primary or a secondary cost"), "{e}");
+    let e = broken(
+        "enemy = \"Acolyte\"\ncolumns = [[\"attack\"], [\"poison\"]",
+        "enemy = \"Boneworm\"\ncolumns = [[\"attack\"], [\"poison\"]",
+    );
+    assert!(
+        e.contains("scenario 'Out Through the Side Entrance'"),
+        "{e}"
+    );
+    assert!(e.contains("field 'activation[2].enemy'"), "{e}");
+    assert!(
+        e.contains("enemy 'Boneworm' is not in this scenario (its enemies: Guard, Acolyte)"),
+        "{e}"
+    );
+    let e = broken(
+        "columns = [[\"attack\"], [\"poison\"]",
+        "columns = [[\"attack\"], [\"dance\"]",
+    );
+    assert!(e.contains("unknown enemy action 'dance'"), "{e}");
+    let e = broken("name = \"Bastian\"\nclass", "nme = \"Bastian\"\nclass");
+    assert!(e.starts_with("bad.toml:"), "{e}");
+}
+
+#[test]
+fn setup_errors_list_the_valid_names_and_the_range() {
+    let e = setup(&[("scenario", name("Nowhere"))]).unwrap_err();
+    assert!(
+        e.contains("unknown scenario 'Nowhere' (valid: Out Through the Side Entrance, "),
+        "{e}"
+    );
+    let e = setup(&[("heroes", name("Bastian,Gandalf"))]).unwrap_err();
+    assert!(
+        e.contains("unknown hero 'Gandalf' (valid: Bastian, Elisa, Niffil, Olazabal"),
+        "{e}"
+    );
+    for n in [0, 5] {
+        let e = setup(&[("heroes", AxisValue::Int(n))]).unwrap_err();
+        assert!(e.contains("outside the range 1-4"), "{e}");
+    }
+    let e = setup(&[("campaign", name("Nope"))]).unwrap_err();
+    assert!(
+        e.contains("unknown campaign 'Nope' (valid: none, Old Friends)"),
+        "{e}"
+    );
+    let s = setup(&[
+        ("heroes", name("Elisa,Niffil")),
+        ("campaign", name("Old_Friends")),
+    ])
+    .unwrap();
+    assert_eq!(s.heroes.len(), 2);
+}
+
+#[test]
+fn position_errors_name_the_line_and_list_valid_names() {
+    let e = Beyond::from_position("beyond-position 1\nhero 1 hand Excalibur\n").unwrap_err();
+    assert_eq!(e.line, 2);
+    assert!(
+        e.message
+            .contains("unknown card 'Excalibur' (valid: Wound:_Gash"),
+        "{}",
+        e.message
+    );
+    let e = Beyond::from_position("beyond-position 1\ngame heroes=5\n").unwrap_err();
+    assert!(e.message.contains("not in 1..=4"), "{}", e.message);
+}
+
+#[test]
+fn bad_content_on_the_command_line_exits_2_and_writes_nothing() {
+    let dir = std::env::temp_dir().join(format!("beyond-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("bad.toml");
+    std::fs::write(
+        &path,
+        content::BUILTIN_TOML.replacen(r#"effect = "heal""#, r#"effect = "teleport""#, 1),
+    )
+    .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sololab"))
+        .args(["play", "beyond", "--policy", "random", "--set"])
+        .arg(format!("content={}", path.display()))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("unknown effect 'teleport'"), "{err}");
+    assert!(out.stdout.is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn every_option_of_every_card_is_a_known_action_type() {
+    let c = content::builtin();
+    for h in &c.heroes {
+        assert_eq!(h.deck.len(), 26, "{}", h.name);
+    }
+    assert_eq!(c.heroes.len(), 6);
+    assert_eq!(c.response.len(), 42);
+    assert_eq!(c.wound_deck.len(), 18);
+    assert_eq!(c.fatigue_deck.len(), 12);
+    let fire = &c.cards[card("Fire Spell") as usize].opts[0];
+    assert_eq!(
+        (fire.act, fire.primary, fire.secondary),
+        (ActType::Attack, None, Some(1))
+    );
+}
