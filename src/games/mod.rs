@@ -3,6 +3,7 @@
 //! Nothing else in the crate lists the games: the CLI, the lab, the benchmarks and the
 //! conformance tests all go through [`GameKind`] and [`with_game!`](crate::with_game).
 
+pub mod gods;
 pub mod race;
 pub mod rift;
 
