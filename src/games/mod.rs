@@ -12,16 +12,19 @@ pub mod rift;
 pub enum GameKind {
     /// Bury Me in the Rift (`rift`).
     Rift,
+    /// I Bury the Gods (`gods`).
+    Gods,
 }
 
 impl GameKind {
     /// All games, in listing order.
-    pub const ALL: &'static [GameKind] = &[GameKind::Rift];
+    pub const ALL: &'static [GameKind] = &[GameKind::Rift, GameKind::Gods];
 
     /// The name users type.
     pub const fn name(self) -> &'static str {
         match self {
             GameKind::Rift => "rift",
+            GameKind::Gods => "gods",
         }
     }
 
@@ -29,6 +32,7 @@ impl GameKind {
     pub const fn title(self) -> &'static str {
         match self {
             GameKind::Rift => "Bury Me in the Rift",
+            GameKind::Gods => "I Bury the Gods",
         }
     }
 
@@ -61,6 +65,10 @@ macro_rules! with_game {
         match $kind {
             $crate::games::GameKind::Rift => {
                 type $G = $crate::games::rift::Rift;
+                $body
+            }
+            $crate::games::GameKind::Gods => {
+                type $G = $crate::games::gods::Gods;
                 $body
             }
         }

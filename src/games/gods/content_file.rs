@@ -14,10 +14,10 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::content::{
-    ASSET_DECK, AssetCard, AssetDeck, AssetEffect, Content, Encounter, Event, EventKind,
-    FateRules, FatelingKind, MAX_ASSETS, MAX_FATELINGS, MAX_OBJECTIVES, MAX_OBSTACLES,
-    MAX_ROUNDS, MAX_WOUND_CARDS, Objective, Placement, Ranged, ScoundrelRules, Win, WoundCard,
-    WoundEffect, aspect,
+    ASSET_DECK, AssetCard, AssetDeck, AssetEffect, Content, Encounter, Event, EventKind, FateRules,
+    FatelingKind, MAX_ASSETS, MAX_FATELINGS, MAX_OBJECTIVES, MAX_OBSTACLES, MAX_ROUNDS,
+    MAX_WOUND_CARDS, Objective, Placement, Ranged, ScoundrelRules, Win, WoundCard, WoundEffect,
+    aspect,
 };
 use super::geometry::{Nav, Pos, Pt, Shape};
 use crate::game::SetupError;
@@ -250,7 +250,11 @@ impl Compiler<'_> {
         if v.is_finite() && v > 0.0 && v <= 600.0 {
             Ok(v as f32)
         } else {
-            Err(self.err(entry, field, format!("{v} must be a positive number of inches up to 600")))
+            Err(self.err(
+                entry,
+                field,
+                format!("{v} must be a positive number of inches up to 600"),
+            ))
         }
     }
 
@@ -305,13 +309,16 @@ impl Compiler<'_> {
             if assets.iter().any(|x| x.name.eq_ignore_ascii_case(&a.name)) {
                 return Err(self.err(&entry, "name", "duplicate asset name"));
             }
-            let Some(&(_, effect)) = AssetEffect::NAMES.iter().find(|(n, _)| *n == a.effect)
-            else {
+            let Some(&(_, effect)) = AssetEffect::NAMES.iter().find(|(n, _)| *n == a.effect) else {
                 let valid: Vec<&str> = AssetEffect::NAMES.iter().map(|(n, _)| *n).collect();
                 return Err(self.err(
                     &entry,
                     "effect",
-                    format!("unknown asset effect '{}' (valid: {})", a.effect, valid.join(", ")),
+                    format!(
+                        "unknown asset effect '{}' (valid: {})",
+                        a.effect,
+                        valid.join(", ")
+                    ),
                 ));
             };
             assets.push(AssetCard {
@@ -322,14 +329,19 @@ impl Compiler<'_> {
         let mut decks = Vec::new();
         for d in &raw.deck {
             let entry = format!("deck '{}'", d.name);
-            if decks.iter().any(|x: &AssetDeck| x.name.eq_ignore_ascii_case(&d.name)) {
+            if decks
+                .iter()
+                .any(|x: &AssetDeck| x.name.eq_ignore_ascii_case(&d.name))
+            {
                 return Err(self.err(&entry, "name", "duplicate deck name"));
             }
             let mut cards = Vec::new();
             // Cards in content order of the assets, whatever order the table lists them in.
             let mut counts = vec![0i64; assets.len()];
             for (name, &n) in &d.cards {
-                let Some(i) = assets.iter().position(|a| a.name.eq_ignore_ascii_case(name))
+                let Some(i) = assets
+                    .iter()
+                    .position(|a| a.name.eq_ignore_ascii_case(name))
                 else {
                     let valid: Vec<&str> = assets.iter().map(|a| a.name.as_str()).collect();
                     return Err(self.err(
@@ -347,7 +359,10 @@ impl Compiler<'_> {
                 return Err(self.err(
                     &entry,
                     "cards",
-                    format!("holds {} cards; a deck holds exactly {ASSET_DECK}", cards.len()),
+                    format!(
+                        "holds {} cards; a deck holds exactly {ASSET_DECK}",
+                        cards.len()
+                    ),
                 ));
             };
             decks.push(AssetDeck {
@@ -404,7 +419,10 @@ impl Compiler<'_> {
         let mut fatelings: Vec<FatelingKind> = Vec::new();
         for r in &raw.fateling {
             let entry = format!("fateling '{}'", r.name);
-            if fatelings.iter().any(|x| x.name.eq_ignore_ascii_case(&r.name)) {
+            if fatelings
+                .iter()
+                .any(|x| x.name.eq_ignore_ascii_case(&r.name))
+            {
                 return Err(self.err(&entry, "name", "duplicate fateling name"));
             }
             let mut bits = 0u16;
@@ -451,8 +469,15 @@ impl Compiler<'_> {
         let mut encounters: Vec<Encounter> = Vec::new();
         for r in &raw.encounter {
             let enc = self.encounter(r, &scoundrel, &fatelings)?;
-            if encounters.iter().any(|x| x.name.eq_ignore_ascii_case(&enc.name)) {
-                return Err(self.err(&format!("encounter '{}'", r.name), "name", "duplicate encounter name"));
+            if encounters
+                .iter()
+                .any(|x| x.name.eq_ignore_ascii_case(&enc.name))
+            {
+                return Err(self.err(
+                    &format!("encounter '{}'", r.name),
+                    "name",
+                    "duplicate encounter name",
+                ));
             }
             encounters.push(enc);
         }
@@ -488,7 +513,10 @@ impl Compiler<'_> {
             return Err(self.err(
                 e,
                 "limit_cause",
-                format!("unknown cause '{}' (valid: time_ran_out, ritual_completed)", r.limit_cause),
+                format!(
+                    "unknown cause '{}' (valid: time_ran_out, ritual_completed)",
+                    r.limit_cause
+                ),
             ));
         };
         if r.obstacles.len() > MAX_OBSTACLES {
@@ -500,7 +528,11 @@ impl Compiler<'_> {
             let shape = match (o.rect, o.circle) {
                 (Some([x0, y0, x1, y1]), None) => {
                     if !(x0 < x1 && y0 < y1) {
-                        return Err(self.err(e, &format!("{field}.rect"), "needs x0 < x1 and y0 < y1"));
+                        return Err(self.err(
+                            e,
+                            &format!("{field}.rect"),
+                            "needs x0 < x1 and y0 < y1",
+                        ));
                     }
                     if x0 < 0.0 || y0 < 0.0 || x1 > table.0 as f64 || y1 > table.1 as f64 {
                         return Err(self.err(
@@ -541,7 +573,11 @@ impl Compiler<'_> {
                     }
                 }
                 _ => {
-                    return Err(self.err(e, &field, "give exactly one of rect = [x0, y0, x1, y1] or circle = [x, y, r]"));
+                    return Err(self.err(
+                        e,
+                        &field,
+                        "give exactly one of rect = [x0, y0, x1, y1] or circle = [x, y, r]",
+                    ));
                 }
             };
             obstacles.push(shape);
@@ -575,25 +611,38 @@ impl Compiler<'_> {
                     ),
                 ));
             }
-            if let Some(k) = obstacles.iter().position(|o| o.inflate(radius - 0.01).contains(pt)) {
+            if let Some(k) = obstacles
+                .iter()
+                .position(|o| o.inflate(radius - 0.01).contains(pt))
+            {
                 return Err(self.err(
                     e,
                     field,
-                    format!("point {q} is inside obstacle {} (for a base of radius {radius})", k + 1),
+                    format!(
+                        "point {q} is inside obstacle {} (for a base of radius {radius})",
+                        k + 1
+                    ),
                 ));
             }
             Ok(pt)
         };
         let start = point("scoundrel", r.scoundrel, sc.radius)?;
         if r.objectives.len() > MAX_OBJECTIVES {
-            return Err(self.err(e, "objectives", format!("at most {MAX_OBJECTIVES} objectives")));
+            return Err(self.err(
+                e,
+                "objectives",
+                format!("at most {MAX_OBJECTIVES} objectives"),
+            ));
         }
         let mut objectives: Vec<Objective> = Vec::new();
         for (i, o) in r.objectives.iter().enumerate() {
             let field = format!("objectives[{}]", i + 1);
             let radius = self.positive(e, &format!("{field}.radius"), o.radius)?;
             let at = point(&format!("{field}.at"), o.at, 0.0)?;
-            if objectives.iter().any(|x| x.name.eq_ignore_ascii_case(&o.name)) {
+            if objectives
+                .iter()
+                .any(|x| x.name.eq_ignore_ascii_case(&o.name))
+            {
                 return Err(self.err(e, &format!("{field}.name"), "duplicate objective name"));
             }
             objectives.push(Objective {
@@ -603,29 +652,48 @@ impl Compiler<'_> {
             });
         }
         if r.fateling.is_empty() || r.fateling.len() > MAX_FATELINGS {
-            return Err(self.err(e, "fateling", format!("need 1 to {MAX_FATELINGS} fatelings")));
+            return Err(self.err(
+                e,
+                "fateling",
+                format!("need 1 to {MAX_FATELINGS} fatelings"),
+            ));
         }
         let mut fatelings: Vec<Placement> = Vec::new();
         let mut bases: Vec<(Pt, f32, bool)> = vec![(start, sc.radius, false)];
         for (i, p) in r.fateling.iter().enumerate() {
             let field = format!("fateling[{}]", i + 1);
-            let Some(kind) = kinds.iter().position(|k| k.name.eq_ignore_ascii_case(&p.kind)) else {
+            let Some(kind) = kinds
+                .iter()
+                .position(|k| k.name.eq_ignore_ascii_case(&p.kind))
+            else {
                 let valid: Vec<&str> = kinds.iter().map(|k| k.name.as_str()).collect();
                 return Err(self.err(
                     e,
                     &format!("{field}.kind"),
-                    format!("unknown fateling '{}' (valid: {})", p.kind, valid.join(", ")),
+                    format!(
+                        "unknown fateling '{}' (valid: {})",
+                        p.kind,
+                        valid.join(", ")
+                    ),
                 ));
             };
             let k = &kinds[kind];
             let name = p.name.clone().unwrap_or_else(|| k.name.clone());
             if fatelings.iter().any(|x| x.name.eq_ignore_ascii_case(&name)) {
-                return Err(self.err(e, &format!("{field}.name"), format!("duplicate fateling name '{name}'")));
+                return Err(self.err(
+                    e,
+                    &format!("{field}.name"),
+                    format!("duplicate fateling name '{name}'"),
+                ));
             }
             let at = point(&format!("{field}.at"), p.at, k.radius)?;
             for &(q, qr, reserve) in &bases {
                 if !(reserve || p.reserve) && q.dist(at) < qr + k.radius - 0.01 {
-                    return Err(self.err(e, &format!("{field}.at"), "its base overlaps another model's"));
+                    return Err(self.err(
+                        e,
+                        &format!("{field}.at"),
+                        "its base overlaps another model's",
+                    ));
                 }
             }
             bases.push((at, k.radius, p.reserve));
@@ -664,7 +732,10 @@ impl Compiler<'_> {
             None if r.win == "slay_all" => Win::SlayAll,
             None if r.win == "survive" => Win::Survive,
             Some(("slay", n)) => Win::Slay(by_name("win", n.trim())?),
-            Some(("reach", n)) => match objectives.iter().position(|o| o.name.eq_ignore_ascii_case(n.trim())) {
+            Some(("reach", n)) => match objectives
+                .iter()
+                .position(|o| o.name.eq_ignore_ascii_case(n.trim()))
+            {
                 Some(i) => Win::Reach(i as u8),
                 None => {
                     return Err(self.err(e, "win", format!("unknown objective '{}'", n.trim())));
@@ -685,24 +756,47 @@ impl Compiler<'_> {
         for (i, ev) in r.event.iter().enumerate() {
             let field = format!("event[{}]", i + 1);
             let caster = by_name(&format!("{field}.caster"), &ev.caster)?;
-            let every = self.small(e, &format!("{field}.every"), ev.every, 1, MAX_ROUNDS as i64)? as u8;
+            let every =
+                self.small(e, &format!("{field}.every"), ev.every, 1, MAX_ROUNDS as i64)? as u8;
             let need = |v: Option<i64>, key: &str| -> R<i64> {
-                v.ok_or_else(|| self.err(e, &format!("{field}.{key}"), format!("effect '{}' needs {key}", ev.effect)))
+                v.ok_or_else(|| {
+                    self.err(
+                        e,
+                        &format!("{field}.{key}"),
+                        format!("effect '{}' needs {key}", ev.effect),
+                    )
+                })
             };
             let kind = match ev.effect.as_str() {
-                "curse" => EventKind::Curse(
-                    self.small(e, &format!("{field}.target"), need(ev.target, "target")?, -5, 15)? as i8,
-                ),
-                "heal" => EventKind::Heal(
-                    self.small(e, &format!("{field}.amount"), need(ev.amount, "amount")?, 1, 20)? as u8,
-                ),
+                "curse" => EventKind::Curse(self.small(
+                    e,
+                    &format!("{field}.target"),
+                    need(ev.target, "target")?,
+                    -5,
+                    15,
+                )? as i8),
+                "heal" => EventKind::Heal(self.small(
+                    e,
+                    &format!("{field}.amount"),
+                    need(ev.amount, "amount")?,
+                    1,
+                    20,
+                )? as u8),
                 "summon" => {
                     let Some(n) = &ev.summon else {
-                        return Err(self.err(e, &format!("{field}.summon"), "effect 'summon' needs summon"));
+                        return Err(self.err(
+                            e,
+                            &format!("{field}.summon"),
+                            "effect 'summon' needs summon",
+                        ));
                     };
                     let who = by_name(&format!("{field}.summon"), n)?;
                     if !fatelings[who as usize].reserve {
-                        return Err(self.err(e, &format!("{field}.summon"), format!("'{n}' is not a reserve fateling")));
+                        return Err(self.err(
+                            e,
+                            &format!("{field}.summon"),
+                            format!("'{n}' is not a reserve fateling"),
+                        ));
                     }
                     EventKind::Summon(who)
                 }
@@ -714,7 +808,11 @@ impl Compiler<'_> {
                     ));
                 }
             };
-            events.push(Event { caster, every, kind });
+            events.push(Event {
+                caster,
+                every,
+                kind,
+            });
         }
         Ok(Encounter {
             name: r.name.clone(),
@@ -757,18 +855,30 @@ mod tests {
 
     #[test]
     fn an_obstacle_outside_the_table_is_refused_naming_the_entry_and_field() {
-        let e = err("{ circle = [7.0, 11.0, 1.5] }", "{ circle = [23.5, 11.0, 1.5] }");
+        let e = err(
+            "{ circle = [7.0, 11.0, 1.5] }",
+            "{ circle = [23.5, 11.0, 1.5] }",
+        );
         assert_eq!(
             e,
             "gods.toml: encounter 'lone_brute': field 'obstacles[1].circle': [23.5, 11, 1.5] is outside the 24x24 inch table"
         );
-        let e = err("{ rect = [14.0, 10.0, 18.0, 11.0] }", "{ rect = [14.0, 10.0, 25.0, 11.0] }");
-        assert!(e.starts_with("gods.toml: encounter 'lone_brute': field 'obstacles[2].rect': "), "{e}");
+        let e = err(
+            "{ rect = [14.0, 10.0, 18.0, 11.0] }",
+            "{ rect = [14.0, 10.0, 25.0, 11.0] }",
+        );
+        assert!(
+            e.starts_with("gods.toml: encounter 'lone_brute': field 'obstacles[2].rect': "),
+            "{e}"
+        );
     }
 
     #[test]
     fn a_patrol_point_inside_an_obstacle_is_refused() {
-        let e = err("patrol = [[5.0, 20.0], [19.0, 20.0]]", "patrol = [[5.0, 20.0], [16.0, 10.5]]");
+        let e = err(
+            "patrol = [[5.0, 20.0], [19.0, 20.0]]",
+            "patrol = [[5.0, 20.0], [16.0, 10.5]]",
+        );
         assert_eq!(
             e,
             "gods.toml: encounter 'lone_brute': field 'fateling[1].patrol[2]': point (16.00,10.50) is inside obstacle 2 (for a base of radius 1)"
@@ -787,7 +897,10 @@ mod tests {
     #[test]
     fn a_deck_that_is_not_twenty_cards_is_refused() {
         let e = err("\"Rain Fire\" = 8", "\"Rain Fire\" = 7");
-        assert_eq!(e, "gods.toml: deck 'marksman': field 'cards': holds 19 cards; a deck holds exactly 20");
+        assert_eq!(
+            e,
+            "gods.toml: deck 'marksman': field 'cards': holds 19 cards; a deck holds exactly 20"
+        );
     }
 
     #[test]
@@ -800,11 +913,22 @@ mod tests {
 
     #[test]
     fn unknown_aspects_kinds_and_win_conditions_are_refused() {
-        let e = err("aspects = [\"large_target\", \"relentless\"]", "aspects = [\"huge\"]");
-        assert!(e.starts_with("gods.toml: fateling 'Brute': field 'aspects[1]': unknown aspect 'huge'"), "{e}");
+        let e = err(
+            "aspects = [\"large_target\", \"relentless\"]",
+            "aspects = [\"huge\"]",
+        );
+        assert!(
+            e.starts_with("gods.toml: fateling 'Brute': field 'aspects[1]': unknown aspect 'huge'"),
+            "{e}"
+        );
         let e = err("kind = \"Brute\"", "kind = \"Troll\"");
         assert!(e.starts_with("gods.toml: encounter 'lone_brute': field 'fateling[1].kind': unknown fateling 'Troll'"), "{e}");
         let e = err("win = \"slay:Witch\"", "win = \"slay:Warlock\"");
-        assert!(e.starts_with("gods.toml: encounter 'witch_coven': field 'win': unknown fateling 'Warlock'"), "{e}");
+        assert!(
+            e.starts_with(
+                "gods.toml: encounter 'witch_coven': field 'win': unknown fateling 'Warlock'"
+            ),
+            "{e}"
+        );
     }
 }

@@ -53,12 +53,12 @@ impl Pt {
     }
     /// `self + o`.
     #[inline]
-    pub fn add(self, o: Pt) -> Pt {
+    pub fn plus(self, o: Pt) -> Pt {
         Pt::new(self.x + o.x, self.y + o.y)
     }
     /// `self - o`.
     #[inline]
-    pub fn sub(self, o: Pt) -> Pt {
+    pub fn minus(self, o: Pt) -> Pt {
         Pt::new(self.x - o.x, self.y - o.y)
     }
     /// `self * k`.
@@ -79,7 +79,7 @@ impl Pt {
     /// Centre-to-centre distance.
     #[inline]
     pub fn dist(self, o: Pt) -> f32 {
-        self.sub(o).len()
+        self.minus(o).len()
     }
     /// The unit vector along `self` (`(0,0)` for a zero vector).
     #[inline]
@@ -232,7 +232,7 @@ impl Shape {
     pub fn contains(self, p: Pt) -> bool {
         match self {
             Shape::Rect { x0, y0, x1, y1 } => p.x > x0 && p.x < x1 && p.y > y0 && p.y < y1,
-            Shape::Circle { c, r } => p.sub(c).dot(p.sub(c)) < r * r,
+            Shape::Circle { c, r } => p.minus(c).dot(p.minus(c)) < r * r,
         }
     }
 
@@ -290,14 +290,14 @@ fn canonical(a: Pt, b: Pt) -> (Pt, Pt) {
 /// Distance from point `p` to the segment `a`–`b`.
 #[inline]
 pub fn segment_point_distance(a: Pt, b: Pt, p: Pt) -> f32 {
-    let d = b.sub(a);
+    let d = b.minus(a);
     let l2 = d.dot(d);
     let t = if l2 > 0.0 {
-        (p.sub(a).dot(d) / l2).clamp(0.0, 1.0)
+        (p.minus(a).dot(d) / l2).clamp(0.0, 1.0)
     } else {
         0.0
     };
-    a.add(d.scale(t)).dist(p)
+    a.plus(d.scale(t)).dist(p)
 }
 
 /// Edge-to-edge distance between two round bases (centres `a`, `b`, radii `ra`, `rb`), never
@@ -320,9 +320,9 @@ pub fn line_of_sight(a: Pt, b: Pt, obstacles: &[Shape]) -> bool {
 /// line from the shooter's centre to one of the two points of the base's rim at right angles to
 /// the line of fire (CONTENT.md, "Cover").
 pub fn partly_hidden(shooter: Pt, t: Pt, tr: f32, obstacles: &[Shape]) -> bool {
-    let d = t.sub(shooter).unit();
+    let d = t.minus(shooter).unit();
     let n = Pt::new(-d.y, d.x).scale(tr);
-    let (l, r) = (t.add(n), t.sub(n));
+    let (l, r) = (t.plus(n), t.minus(n));
     obstacles.iter().any(|o| {
         o.distance(t) - tr <= 1.0 + EPS
             && (o.blocks_segment(shooter, l) || o.blocks_segment(shooter, r))
@@ -371,7 +371,7 @@ impl Nav {
                     let big = r / (std::f32::consts::PI / 8.0).cos();
                     for k in 0..8 {
                         let a = k as f32 * std::f32::consts::PI / 4.0;
-                        nodes.push(c.add(Pt::new(a.cos(), a.sin()).scale(big)));
+                        nodes.push(c.plus(Pt::new(a.cos(), a.sin()).scale(big)));
                     }
                 }
             }
@@ -460,8 +460,8 @@ impl Nav {
             if first >= best.0 || !self.clear(a, p) {
                 continue;
             }
-            for j in 0..n {
-                let total = first + self.dist[i * n + j] + seen_b[j];
+            for (j, &last) in seen_b.iter().enumerate().take(n) {
+                let total = first + self.dist[i * n + j] + last;
                 if total < best.0 {
                     best = (total, Some((i as u8, j as u8)));
                 }
@@ -520,14 +520,14 @@ impl Nav {
     /// line until the base is clear of every obstacle ("she must finish her move clear").
     pub fn fly(&self, from: Pt, to: Pt, max: f32, others: &[(Pt, f32)]) -> Pt {
         let (end, _) = advance(from, to, max, self.radius, others);
-        let back = from.sub(end);
+        let back = from.minus(end);
         let len = back.len();
         let u = back.unit();
         let mut p = end;
         let mut k = 0u32;
         while !self.fits(p) && (k as f32) * 0.05 < len {
             k += 1;
-            p = end.add(u.scale((k as f32 * 0.05).min(len)));
+            p = end.plus(u.scale((k as f32 * 0.05).min(len)));
         }
         if self.fits(p) { p } else { from }
     }
@@ -536,7 +536,7 @@ impl Nav {
 /// Moves from `a` toward `b` at most `max` inches, stopping where a base of radius `r` would
 /// first touch one of `others`. Returns the point and whether a model stopped it.
 fn advance(a: Pt, b: Pt, max: f32, r: f32, others: &[(Pt, f32)]) -> (Pt, bool) {
-    let d = b.sub(a);
+    let d = b.minus(a);
     let l = d.len();
     if l < 1e-6 {
         return (a, false);
@@ -547,7 +547,7 @@ fn advance(a: Pt, b: Pt, max: f32, r: f32, others: &[(Pt, f32)]) -> (Pt, bool) {
     for &(c, rc) in others {
         let rr = r + rc;
         // Solve |a + u t - c| = rr for the first t >= 0 while approaching.
-        let m = a.sub(c);
+        let m = a.minus(c);
         let bq = m.dot(u);
         if bq >= 0.0 {
             continue; // moving away from (or past) it
@@ -563,7 +563,7 @@ fn advance(a: Pt, b: Pt, max: f32, r: f32, others: &[(Pt, f32)]) -> (Pt, bool) {
             stopped = true;
         }
     }
-    (a.add(u.scale(t_end)), stopped)
+    (a.plus(u.scale(t_end)), stopped)
 }
 
 #[cfg(test)]
