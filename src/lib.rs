@@ -5,6 +5,7 @@
 //! (experiment, strategy and content files, reports, the CLI) return errors. See
 //! `ARCHITECTURE.md` for the map of the code and its invariants.
 
+pub mod content;
 pub mod game;
 pub mod games;
 pub mod lab;

@@ -361,3 +361,25 @@ fn r1_the_shipped_example_position_gives_the_same_answer() {
     assert_eq!(coord(r.monsters[0].tile), "(4,5)");
     assert_eq!(r.monsters[0].aim_dir, Dir::East as u8);
 }
+
+/// Regression (issue 10): `free_token` isolated the lowest bit of the unit's whole status, so a
+/// unit holding fire (bit 1) and a shield was reported as freeing a token while nothing was
+/// removed, and a fourth shield/acid token entered play (a position the parser refuses).
+#[test]
+fn free_token_frees_a_shield_from_a_unit_that_also_has_fire() {
+    use sololab::games::rift::content::Status;
+    let mut r = position(
+        "clock phase=actions\n\
+         mech A tile=(1,1) hp=3 max_hp=3 status=fire,shield\n\
+         mech B tile=(6,1) hp=3 max_hp=3 status=shield\n\
+         monster 1 at=map card=1 place=0 alpha=0 tile=(3,4) hp=2 status=shield\n\
+         monster 2 at=map card=2 place=0 alpha=0 tile=(5,4) hp=2\n",
+    );
+    assert_eq!(r.tokens_in_play(Status::Acid), 3, "the supply is empty");
+    r.add_status(t("(5,4)"), Status::Acid, &mut NoTrace);
+    assert_eq!(r.monsters[1].status, st::ACID, "the acid is added");
+    assert_eq!(r.tokens_in_play(Status::Acid), 3, "one token was freed");
+    assert_eq!(r.mechs[0].status, st::FIRE, "mech A's shield is the one freed");
+    let text = Rift::to_position(&r);
+    assert!(Rift::from_position(&text).is_ok(), "the engine's state loads back");
+}

@@ -7,11 +7,11 @@
 //! attacks are inline tables, terrain and spawn numbers are rows of text. Values come from the
 //! rulebook or are assumed; `CONTENT.md` beside this file gives each one's provenance.
 //!
-//! Every error is one line naming the file, the entry and the field, e.g.
-//! `rift.toml: monster 'Demon': field 'normal.attack.shape': unknown attack shape 'cone' (valid:
-//! adjacent, exact2, range2plus, line, self)`; indices in field paths are 1-based. Syntax and
-//! type errors found while reading the TOML give `file:line:column:` instead, followed by the
-//! entry and the field when they can be told.
+//! Reading the TOML, locating errors and the one-line error format are the shared
+//! [`crate::content`] module's; this file holds only the Rift's rules of the format. Every error
+//! is one line naming the file, the line and column, the entry and the field, e.g.
+//! `rift.toml:212:33: monster 'Demon': field 'normal.attack.shape': unknown attack shape 'cone'
+//! (valid: adjacent, exact2, range2plus, line, self)`; indices in field paths are 1-based.
 
 use std::collections::HashMap;
 use std::fmt::Display;
@@ -25,6 +25,7 @@ use super::content::{
     MonsterCard, MonsterStats, Move, ObjectiveCard, PilotCard, Reward, Shape, SideHit, Slot,
     Status, Terrain, Upgrade,
 };
+use crate::content::{ContentText, FieldPath, load_cached};
 use crate::game::SetupError;
 
 /// Mech cards in a content file (Components: 8 Mech cards).
@@ -46,9 +47,9 @@ pub const SIDE_COLS: usize = 3;
 /// embedded file, else the path).
 ///
 /// # Errors
-/// A [`SetupError`] of one line when the text is not valid TOML, has an unknown key or a value
-/// of the wrong type (`source:line:column: ...`), or breaks a rule of the format (`source:
-/// entry: field 'path': ...`): an unknown shape, movement, sides, status, locomotion, terrain
+/// A [`SetupError`] of one line (`source:line:column: entry: field 'path': ...`, see
+/// [`crate::content`]) when the text is not valid TOML, has an unknown key or a value of the
+/// wrong type, or breaks a rule of the format: an unknown shape, movement, sides, status, locomotion, terrain
 /// letter, finale, goal, slot, reward or direction; a wrong number of cards (exactly 8 mechs, 8
 /// pilots, 6 maps, 6 monsters, 6 objectives); a missing map side; a wrong row count or width; a
 /// spawn number repeated, missing, out of its side's range or on a blocked tile; a compass that
@@ -57,26 +58,26 @@ pub const SIDE_COLS: usize = 3;
 /// than 2 deployable tiles in a side's top 2 rows; a weapon row on a mech card (second weapons
 /// come from pilot upgrades); a campaign whose last game is not its only finale.
 pub fn parse(text: &str, source: &str) -> Result<Content, SetupError> {
-    let raw: RawFile = toml::from_str(text).map_err(|e| toml_error(text, source, &e))?;
+    let doc = ContentText::new(source, text).with_labels(LABELS);
+    let raw: RawFile = doc.deserialize()?;
     Compiler {
-        source,
+        doc: &doc,
         names: Names::default(),
     }
     .compile(raw)
 }
 
-/// Reads and parses a content file, and leaks the result so games can hold `&'static Content`
-/// (a content file is loaded once per run).
+/// How entries are named in errors where the table's key is not the word (`campaign game 2`).
+const LABELS: &[(&str, &str)] = &[("campaign", "campaign game")];
+
+/// Reads and parses a content file once per process ([`load_cached`]), so games hold
+/// `&'static Content`: an experiment naming one file in every cell reads it once.
 ///
 /// # Errors
 /// A [`SetupError`] when the file cannot be read, or any error of [`parse`]; messages name the
 /// file by its path.
 pub fn load(path: &Path) -> Result<&'static Content, SetupError> {
-    let source = path.display().to_string();
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| SetupError(format!("{source}: cannot read content file: {e}")))?;
-    let content = parse(&text, &source)?;
-    Ok(Box::leak(Box::new(content)))
+    load_cached(path, parse)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -247,18 +248,16 @@ struct RawTurret {
 // ---------------------------------------------------------------------------------------------
 // Errors
 
-/// Where an error is: the file and the entry (`monster 'Demon'`, `campaign game 3`).
-struct Ctx<'a> {
-    source: &'a str,
-    entry: String,
+/// Where an error is: the document and the entry's path (`monster[2]`, `campaign[3]`).
+struct Ctx<'a, 't> {
+    doc: &'a ContentText<'t>,
+    entry: FieldPath,
 }
 
-impl Ctx<'_> {
+impl Ctx<'_, '_> {
+    /// An error at `field` (displayed form, 1-based indices) below the entry.
     fn err(&self, field: &str, msg: impl Display) -> SetupError {
-        SetupError(format!(
-            "{}: {}: field '{}': {}",
-            self.source, self.entry, field, msg
-        ))
+        self.doc.error(&self.entry.join(field), msg)
     }
 }
 
@@ -269,180 +268,6 @@ fn join(prefix: &str, key: &str) -> String {
     } else {
         format!("{prefix}.{key}")
     }
-}
-
-/// A TOML syntax or type error as `source:line:column: [entry: ]message`.
-fn toml_error(text: &str, source: &str, e: &toml::de::Error) -> SetupError {
-    let message = e
-        .message()
-        .trim()
-        .lines()
-        .map(str::trim)
-        .collect::<Vec<_>>()
-        .join("; ");
-    match e.span() {
-        Some(span) => {
-            let start = span.start.min(text.len());
-            let before = &text[..start];
-            let line = before.matches('\n').count() + 1;
-            let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-            let column = before[line_start..].chars().count() + 1;
-            let mut at = format!("{source}:{line}:{column}:");
-            if let Some(entry) = entry_at(text, start) {
-                at.push_str(&format!(" {entry}:"));
-            }
-            if let Some(field) = field_at(text, start) {
-                at.push_str(&format!(" field '{field}':"));
-            }
-            SetupError(format!("{at} {message}"))
-        }
-        None => SetupError(format!("{source}: {message}")),
-    }
-}
-
-/// The entry whose table holds byte `offset` (`mech 'Wukong'`, `campaign game 2`, `turret`),
-/// found from the table headers above it, or `None` before the first header.
-fn entry_at(text: &str, offset: usize) -> Option<String> {
-    // (line start, header text) of every table header.
-    let mut headers = Vec::new();
-    let mut pos = 0;
-    for line in text.split_inclusive('\n') {
-        if line.trim_start().starts_with('[') {
-            headers.push((pos, line.trim()));
-        }
-        pos += line.len();
-    }
-    let current = headers.iter().rposition(|&(start, _)| start <= offset)?;
-    let key = headers[current]
-        .1
-        .trim_matches(['[', ']', ' '])
-        .split('.')
-        .next()?
-        .trim();
-    let label = match key {
-        "campaign" => "campaign game",
-        other => other,
-    };
-    let array_header = format!("[[{key}]]");
-    let Some(owner) = headers[..=current]
-        .iter()
-        .rposition(|&(_, h)| h == array_header)
-    else {
-        return Some(label.to_string());
-    };
-    let index = headers[..=owner]
-        .iter()
-        .filter(|&&(_, h)| h == array_header)
-        .count();
-    let body_end = headers
-        .get(owner + 1)
-        .map_or(text.len(), |&(start, _)| start);
-    let name = text[headers[owner].0..body_end]
-        .lines()
-        .skip(1)
-        .find_map(|l| {
-            let (k, v) = l.split_once('=')?;
-            (k.trim() == "name").then(|| v.trim().trim_matches('"').to_string())
-        });
-    Some(match name {
-        Some(n) => format!("{label} '{n}'"),
-        None => format!("{label} {index}"),
-    })
-}
-
-/// The dotted path (1-based indices) of the value that starts at byte `offset`, as in
-/// `normal.attack.damage` or `upgrades[2].weapon.shape`, found by scanning the body of the table
-/// that holds it; `None` when `offset` is not at the start of a value (e.g. an unknown key).
-fn field_at(text: &str, offset: usize) -> Option<String> {
-    enum Frame {
-        Inline(String),
-        Array(String, usize),
-    }
-    // The innermost table header above `offset` gives the path prefix (`[map.left]` → `left`).
-    let mut body = 0;
-    let mut prefix: Vec<String> = Vec::new();
-    let mut pos = 0;
-    for line in text.split_inclusive('\n') {
-        if pos > offset {
-            break;
-        }
-        if line.trim_start().starts_with('[') {
-            body = pos + line.len();
-            let inner = line.trim().trim_matches(['[', ']', ' ']);
-            prefix = inner
-                .split('.')
-                .skip(1)
-                .map(|k| k.trim().to_string())
-                .collect();
-        }
-        pos += line.len();
-    }
-    let scan = text.get(body..offset)?;
-    let mut frames: Vec<Frame> = Vec::new();
-    let mut key = String::new();
-    let mut token = String::new();
-    let mut prev_key_char = false;
-    let mut chars = scan.chars();
-    while let Some(c) = chars.next() {
-        let key_char = c.is_ascii_alphanumeric() || c == '_' || c == '-';
-        match c {
-            _ if key_char => {
-                if !prev_key_char {
-                    token.clear();
-                }
-                token.push(c);
-            }
-            '"' | '\'' => {
-                let mut escaped = false;
-                for d in chars.by_ref() {
-                    if d == c && !escaped {
-                        break;
-                    }
-                    escaped = c == '"' && d == '\\' && !escaped;
-                }
-            }
-            '#' => {
-                for d in chars.by_ref() {
-                    if d == '\n' {
-                        break;
-                    }
-                }
-            }
-            '=' => key = token.clone(),
-            '{' => {
-                let name = match frames.last() {
-                    Some(Frame::Array(k, i)) => format!("{k}[{}]", i + 1),
-                    _ => key.clone(),
-                };
-                frames.push(Frame::Inline(name));
-            }
-            '[' => frames.push(Frame::Array(key.clone(), 0)),
-            ',' => {
-                if let Some(Frame::Array(_, i)) = frames.last_mut() {
-                    *i += 1;
-                }
-            }
-            '}' | ']' => {
-                frames.pop();
-            }
-            _ => {}
-        }
-        prev_key_char = key_char;
-    }
-    let before = scan.trim_end();
-    let last = match frames.last() {
-        Some(Frame::Array(k, i)) if before.ends_with(['[', ',']) => format!("{k}[{}]", i + 1),
-        _ if before.ends_with('=') => key,
-        _ => return None,
-    };
-    let mut path = prefix;
-    for f in &frames {
-        if let Frame::Inline(name) = f {
-            path.push(name.clone());
-        }
-    }
-    path.push(last);
-    Some(path.join("."))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -545,40 +370,32 @@ impl Special {
 }
 
 /// Checks that each name is non-empty and unique (case-insensitive) within its kind, and
-/// returns the entry labels (`mech 'Wukong'`).
+/// returns the entries' paths (`mech[1]`, named `mech 'Wukong'` in errors).
 fn entries<'a>(
-    source: &str,
+    doc: &ContentText,
     kind: &str,
     names: impl Iterator<Item = &'a str>,
-) -> Result<Vec<String>, SetupError> {
+) -> Result<Vec<FieldPath>, SetupError> {
     let mut seen: HashMap<String, usize> = HashMap::new();
-    let mut labels = Vec::new();
+    let mut paths = Vec::new();
     for (i, name) in names.enumerate() {
-        let label = if name.trim().is_empty() {
-            format!("{kind} {}", i + 1)
-        } else {
-            format!("{kind} '{name}'")
-        };
-        let ctx = Ctx {
-            source,
-            entry: label.clone(),
-        };
+        let path = FieldPath::root().key(kind).index(i);
         if name.trim().is_empty() {
-            return Err(ctx.err("name", "must not be empty"));
+            return Err(doc.error(&path.key("name"), "must not be empty"));
         }
         if let Some(first) = seen.insert(name.to_ascii_lowercase(), i) {
-            return Err(ctx.err(
-                "name",
+            return Err(doc.error(
+                &path.key("name"),
                 format!("duplicate name (also {kind} {})", first + 1),
             ));
         }
-        labels.push(label);
+        paths.push(path);
     }
-    Ok(labels)
+    Ok(paths)
 }
 
 fn count(
-    source: &str,
+    doc: &ContentText,
     found: usize,
     expected: usize,
     what: &str,
@@ -587,30 +404,31 @@ fn count(
     if found == expected {
         Ok(())
     } else {
-        Err(SetupError(format!(
-            "{source}: expected exactly {expected} {what} ([[{table}]] tables), found {found}"
-        )))
+        Err(doc.error(
+            &FieldPath::root(),
+            format!("expected exactly {expected} {what} ([[{table}]] tables), found {found}"),
+        ))
     }
 }
 
 // ---------------------------------------------------------------------------------------------
 // Compiling
 
-struct Compiler<'a> {
-    source: &'a str,
+struct Compiler<'a, 't> {
+    doc: &'a ContentText<'t>,
     names: Names,
 }
 
-impl<'a> Compiler<'a> {
-    fn ctx(&self, entry: &str) -> Ctx<'a> {
+impl<'a, 't> Compiler<'a, 't> {
+    fn ctx(&self, entry: &FieldPath) -> Ctx<'a, 't> {
         Ctx {
-            source: self.source,
-            entry: entry.to_string(),
+            doc: self.doc,
+            entry: entry.clone(),
         }
     }
 
     fn compile(mut self, raw: RawFile) -> Result<Content, SetupError> {
-        let src = self.source;
+        let src = self.doc;
         count(src, raw.mech.len(), MECHS, "mech cards", "mech")?;
         count(src, raw.pilot.len(), PILOTS, "pilot cards", "pilot")?;
         count(src, raw.map.len(), MAPS, "map cards", "map")?;
@@ -623,13 +441,13 @@ impl<'a> Compiler<'a> {
             "objective",
         )?;
 
-        let labels = entries(src, "mech", raw.mech.iter().map(|m| m.name.as_str()))?;
+        let labels = entries(self.doc, "mech", raw.mech.iter().map(|m| m.name.as_str()))?;
         let mut mechs = Vec::with_capacity(MECHS);
         for (m, label) in raw.mech.iter().zip(&labels) {
             mechs.push(self.mech(m, label)?);
         }
 
-        let labels = entries(src, "pilot", raw.pilot.iter().map(|p| p.name.as_str()))?;
+        let labels = entries(self.doc, "pilot", raw.pilot.iter().map(|p| p.name.as_str()))?;
         let mut pilots = Vec::with_capacity(PILOTS);
         for (p, label) in raw.pilot.iter().zip(&labels) {
             let mech = mechs
@@ -648,7 +466,7 @@ impl<'a> Compiler<'a> {
             });
         }
 
-        let labels = entries(src, "map", raw.map.iter().map(|m| m.name.as_str()))?;
+        let labels = entries(self.doc, "map", raw.map.iter().map(|m| m.name.as_str()))?;
         let mut maps: Vec<MapCard> = Vec::with_capacity(MAPS);
         let mut specials = Vec::with_capacity(MAPS);
         for (m, label) in raw.map.iter().zip(&labels) {
@@ -668,14 +486,18 @@ impl<'a> Compiler<'a> {
             specials.push(special);
         }
 
-        let labels = entries(src, "monster", raw.monster.iter().map(|m| m.name.as_str()))?;
+        let labels = entries(
+            self.doc,
+            "monster",
+            raw.monster.iter().map(|m| m.name.as_str()),
+        )?;
         let mut monsters = Vec::with_capacity(MONSTERS);
         for (m, label) in raw.monster.iter().zip(&labels) {
             monsters.push(self.monster(m, label)?);
         }
 
         let labels = entries(
-            src,
+            self.doc,
             "objective",
             raw.objective.iter().map(|o| o.name.as_str()),
         )?;
@@ -730,9 +552,10 @@ impl<'a> Compiler<'a> {
         }
 
         if raw.campaign.is_empty() {
-            return Err(SetupError(format!(
-                "{src}: campaign: the campaign card lists no games ([[campaign]] tables)"
-            )));
+            return Err(self.doc.error(
+                &FieldPath::parse("campaign"),
+                "the campaign card lists no games ([[campaign]] tables)",
+            ));
         }
         let mut campaign = Vec::with_capacity(raw.campaign.len());
         let last = raw.campaign.len() - 1;
@@ -741,14 +564,19 @@ impl<'a> Compiler<'a> {
         }
 
         let Some(turret) = &raw.turret else {
-            return Err(SetupError(format!(
-                "{src}: turret: missing the [turret] table with the turret's attack"
-            )));
+            return Err(self.doc.error(
+                &FieldPath::parse("turret"),
+                "missing the [turret] table with the turret's attack",
+            ));
         };
-        let turret_attack = self.attack(&turret.attack, &self.ctx("turret"), "attack")?;
+        let turret_attack = self.attack(
+            &turret.attack,
+            &self.ctx(&FieldPath::parse("turret")),
+            "attack",
+        )?;
 
         Ok(Content {
-            source: src.to_string(),
+            source: self.doc.source().to_string(),
             attack_names: self.names.list,
             mechs,
             pilots,
@@ -860,7 +688,7 @@ impl<'a> Compiler<'a> {
     fn upgrades(
         &mut self,
         rows: &[RawUpgrade],
-        label: &str,
+        label: &FieldPath,
         mech: Option<(u8, &Attack, Locomotion)>,
     ) -> Result<[Upgrade; 3], SetupError> {
         let ctx = self.ctx(label);
@@ -962,7 +790,7 @@ impl<'a> Compiler<'a> {
         Ok(out)
     }
 
-    fn mech(&mut self, m: &RawMech, label: &str) -> Result<MechCard, SetupError> {
+    fn mech(&mut self, m: &RawMech, label: &FieldPath) -> Result<MechCard, SetupError> {
         let ctx = self.ctx(label);
         let hp = range(&ctx, "hp", m.hp, 1, 6, "hp (a die face)")?;
         let movement = range(&ctx, "movement", m.movement, 1, 6, "movement")?;
@@ -988,7 +816,7 @@ impl<'a> Compiler<'a> {
         })
     }
 
-    fn monster(&mut self, m: &RawMonster, label: &str) -> Result<MonsterCard, SetupError> {
+    fn monster(&mut self, m: &RawMonster, label: &FieldPath) -> Result<MonsterCard, SetupError> {
         let ctx = self.ctx(label);
         let normal = self.stats(&m.normal, &ctx, "normal")?;
         let alpha = self.stats(&m.alpha, &ctx, "alpha")?;
@@ -1036,7 +864,7 @@ impl<'a> Compiler<'a> {
         })
     }
 
-    fn map(&mut self, m: &RawMap, label: &str) -> Result<(MapCard, Special), SetupError> {
+    fn map(&mut self, m: &RawMap, label: &FieldPath) -> Result<(MapCard, Special), SetupError> {
         let ctx = self.ctx(label);
         let moon = Finale::parse(&m.moon).ok_or_else(|| {
             ctx.err(
@@ -1069,7 +897,7 @@ impl<'a> Compiler<'a> {
     }
 
     fn game(&self, g: &RawGame, i: usize, last: bool) -> Result<CampaignGame, SetupError> {
-        let ctx = self.ctx(&format!("campaign game {}", i + 1));
+        let ctx = self.ctx(&FieldPath::root().key("campaign").index(i));
         let slot = |field: &str, s: &str| match s {
             "none" => Ok(Slot::None),
             "yellow" => Ok(Slot::Yellow),
@@ -1524,6 +1352,17 @@ mod tests {
         format!("{}{}", &BUILTIN_TOML[..a], &BUILTIN_TOML[b..])
     }
 
+    /// The 1-based line and column of `inner` within the first `marker` of the builtin text.
+    fn at_text(marker: &str, inner: &str) -> (usize, usize) {
+        let at = BUILTIN_TOML.find(marker).expect("marker") + marker.find(inner).expect("inner");
+        let before = &BUILTIN_TOML[..at];
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        (
+            before.matches('\n').count() + 1,
+            before[line_start..].chars().count() + 1,
+        )
+    }
+
     fn has(msg: &str, parts: &[&str]) {
         assert!(!msg.contains('\n'), "error is not one line: {msg:?}");
         for p in parts {
@@ -1773,6 +1612,8 @@ mod tests {
         std::fs::write(&good, BUILTIN_TOML).unwrap();
         let c = load(&good).unwrap();
         assert_eq!(c.source, good.display().to_string());
+        // Read and compiled once per process: the same file gives the same content.
+        assert!(std::ptr::eq(c, load(&good).unwrap()));
         assert_eq!(c.mechs, content().mechs);
         let broken = dir.join("broken.toml");
         std::fs::write(&broken, BUILTIN_TOML.replacen("seek = 1", "seek = 0", 1)).unwrap();
@@ -1798,10 +1639,47 @@ mod tests {
             r#"name = "Binding Claw", shape = "adjacent""#,
             r#"name = "Binding Claw", shape = "cone""#,
         );
+        // Located at the value: the line of the replaced text, the column of `"cone"`.
+        let (line, col) = at_text(r#"name = "Binding Claw", shape = "adjacent""#, "\"adjacent");
         assert_eq!(
             e,
-            "rift.toml: monster 'Demon': field 'normal.attack.shape': unknown attack shape \
-             'cone' (valid: adjacent, exact2, range2plus, line, self)"
+            format!(
+                "rift.toml:{line}:{col}: monster 'Demon': field 'normal.attack.shape': unknown \
+                 attack shape 'cone' (valid: adjacent, exact2, range2plus, line, self)"
+            )
+        );
+    }
+
+    #[test]
+    fn validation_errors_give_the_line_and_column_of_the_value() {
+        let (line, col) = at_text("[monster.normal]\nhp = 2", "2");
+        let e = bad("[monster.normal]\nhp = 2", "[monster.normal]\nhp = 0");
+        assert!(
+            e.starts_with(&format!(
+                "rift.toml:{line}:{col}: monster 'Demon': field 'normal.hp': hp must be 1-9"
+            )),
+            "{e}"
+        );
+        let (line, col) = at_text("seek = 1", "1");
+        let e = bad("seek = 1", "seek = 2");
+        assert!(
+            e.starts_with(&format!(
+                "rift.toml:{line}:{col}: monster 'Demon': field 'seek'"
+            )),
+            "{e}"
+        );
+        // A table that is not there: located at the entry that lacks it.
+        let (line, col) = at_text("[[map]]\nname = \"Stormbreak Ridge\"", "[[map]]");
+        let text = without(
+            "[map.right]\nterrain = [\"M.B\"",
+            "[[map]]\nname = \"Sunken Causeway\"",
+        );
+        let e = parse(&text, "rift.toml").unwrap_err().0;
+        assert!(
+            e.starts_with(&format!(
+                "rift.toml:{line}:{col}: map 'Stormbreak Ridge': field 'right': missing the R side"
+            )),
+            "{e}"
         );
     }
 
@@ -1811,7 +1689,7 @@ mod tests {
         has(
             &e,
             &[
-                "rift.toml: ",
+                "rift.toml:",
                 "mech 'Wukong'",
                 "field 'attack.movement'",
                 "'fling'",
@@ -1829,7 +1707,7 @@ mod tests {
         has(
             &e,
             &[
-                "rift.toml: ",
+                "rift.toml:",
                 "mech 'Atlas'",
                 "field 'attack.sides'",
                 "'sideways'",
@@ -1846,7 +1724,7 @@ mod tests {
         has(
             &e,
             &[
-                "rift.toml: ",
+                "rift.toml:",
                 "mech 'Cinder'",
                 "field 'attack.status'",
                 "'lava'",
@@ -1868,7 +1746,7 @@ mod tests {
         has(
             &e,
             &[
-                "rift.toml: ",
+                "rift.toml:",
                 "monster 'Wraith'",
                 "field 'normal.locomotion'",
                 "'hover'",
@@ -1882,7 +1760,7 @@ mod tests {
         has(
             &e,
             &[
-                "rift.toml: ",
+                "rift.toml:",
                 "map 'Stormbreak Ridge'",
                 "field 'left.terrain[1]'",
                 "'X'",
@@ -1896,7 +1774,7 @@ mod tests {
         has(
             &e,
             &[
-                "rift.toml: ",
+                "rift.toml:",
                 "map 'Stormbreak Ridge'",
                 "field 'moon'",
                 "'meteor_shower'",
@@ -1925,7 +1803,7 @@ mod tests {
         has(
             &e,
             &[
-                "rift.toml: ",
+                "rift.toml:",
                 "objective 'Ride Out the Storm'",
                 "field 'yellow.goal'",
                 "'survive'",
@@ -1978,12 +1856,7 @@ mod tests {
         );
         has(
             &e,
-            &[
-                "rift.toml: ",
-                "monster 'Demon'",
-                "field 'compass[4]'",
-                "'Q'",
-            ],
+            &["rift.toml:", "monster 'Demon'", "field 'compass[4]'", "'Q'"],
         );
     }
 
@@ -2009,7 +1882,7 @@ mod tests {
         let e = bad("seek = 1", "seek = 2");
         has(
             &e,
-            &["rift.toml: ", "monster 'Demon'", "field 'seek'", "got 2"],
+            &["rift.toml:", "monster 'Demon'", "field 'seek'", "got 2"],
         );
     }
 
@@ -2026,7 +1899,7 @@ mod tests {
         has(
             &e,
             &[
-                "rift.toml: ",
+                "rift.toml:",
                 "exactly 6 monster cards",
                 "[[monster]]",
                 "found 5",
@@ -2049,7 +1922,7 @@ mod tests {
         has(
             &e,
             &[
-                "rift.toml: ",
+                "rift.toml:",
                 "map 'Stormbreak Ridge'",
                 "field 'right'",
                 "missing the R side",
@@ -2139,7 +2012,7 @@ mod tests {
     #[test]
     fn error_hp_zero() {
         let e = bad("hp = 3", "hp = 0");
-        has(&e, &["rift.toml: ", "mech 'Wukong'", "field 'hp'", "got 0"]);
+        has(&e, &["rift.toml:", "mech 'Wukong'", "field 'hp'", "got 0"]);
         let e = bad("[monster.normal]\nhp = 2", "[monster.normal]\nhp = 0");
         has(&e, &["monster 'Demon'", "field 'normal.hp'", "got 0"]);
     }
@@ -2159,7 +2032,7 @@ mod tests {
         has(
             &e,
             &[
-                "rift.toml: ",
+                "rift.toml:",
                 "pilot 'Sun Li'",
                 "field 'mech'",
                 "unknown mech 'Sun Wukong'",
@@ -2173,7 +2046,7 @@ mod tests {
         has(
             &e,
             &[
-                "rift.toml: ",
+                "rift.toml:",
                 "objective 'Ride Out the Storm'",
                 "field 'map'",
                 "unknown map 'Storm Ridge'",
@@ -2196,7 +2069,7 @@ mod tests {
         has(
             &e,
             &[
-                "rift.toml: ",
+                "rift.toml:",
                 "mech 'wukong'",
                 "field 'name'",
                 "duplicate name (also mech 1)",
@@ -2319,7 +2192,7 @@ mod tests {
         has(
             &e,
             &[
-                "rift.toml: ",
+                "rift.toml:",
                 "map 'Stormbreak Ridge'",
                 "field 'left.terrain'",
                 "1 deployable",
@@ -2440,7 +2313,7 @@ mod tests {
         has(
             &e,
             &[
-                "rift.toml: ",
+                "rift.toml:",
                 "campaign game 1",
                 "field 'left'",
                 "unknown slot 'blue'",
@@ -2488,7 +2361,7 @@ mod tests {
     fn error_missing_turret() {
         let text = &BUILTIN_TOML[..BUILTIN_TOML.rfind("[turret]").unwrap()];
         let e = parse(text, "rift.toml").unwrap_err().0;
-        has(&e, &["rift.toml: ", "turret", "missing the [turret] table"]);
+        has(&e, &["rift.toml:", "turret", "missing the [turret] table"]);
     }
 
     #[test]

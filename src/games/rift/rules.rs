@@ -237,8 +237,8 @@ impl Rift {
         for i in 0..2 {
             let m = &mut self.mechs[i];
             if m.alive() && m.tile != keep && m.status & mask != 0 {
-                let low = m.status & mask & m.status.wrapping_neg();
-                m.status &= !low;
+                let held = m.status & mask;
+                m.status &= !(held & held.wrapping_neg());
                 trace.event(|| format!("a token is freed from mech {}", ['A', 'B'][i]));
                 return;
             }
@@ -246,8 +246,8 @@ impl Rift {
         for i in 0..4 {
             let m = &mut self.monsters[i];
             if m.on_map() && m.tile != keep && m.status & mask != 0 {
-                let low = m.status & mask & m.status.wrapping_neg();
-                m.status &= !low;
+                let held = m.status & mask;
+                m.status &= !(held & held.wrapping_neg());
                 trace.event(|| format!("a token is freed from monster #{}", i + 1));
                 return;
             }
