@@ -68,7 +68,12 @@ fn with_content(tag: &str, find: &str, replace: &str) -> String {
     std::fs::write(&path, text.replacen(find, replace, 1)).unwrap();
     let e = refused(&play(&[&format!("content={}", path.display())]));
     let _ = std::fs::remove_file(&path);
-    e.replace(&path.display().to_string(), "FILE")
+    let e = e.replace(&path.display().to_string(), "FILE");
+    assert!(
+        e.starts_with("sololab: error: --set content=FILE: FILE:"),
+        "names the flag and the file with line and column: {e}"
+    );
+    e
 }
 
 #[test]
@@ -79,7 +84,7 @@ fn an_obstacle_outside_the_table_is_refused_naming_file_entry_and_field() {
         "{ rect = [14.0, 10.0, 26.0, 11.0] }",
     );
     assert!(
-        e.ends_with("FILE: encounter 'lone_brute': field 'obstacles[2].rect': [14, 10, 26, 11] is outside the 24x24 inch table"),
+        e.ends_with(": encounter 'lone_brute': field 'obstacles[2].rect': [14, 10, 26, 11] is outside the 24x24 inch table"),
         "{e}"
     );
 }
@@ -92,7 +97,7 @@ fn a_patrol_point_inside_an_obstacle_is_refused() {
         "patrol = [[16.0, 18.0], [11.0, 6.0]]",
     );
     assert!(
-        e.ends_with("FILE: encounter 'sentries': field 'fateling[1].patrol[2]': point (11.00,6.00) is inside obstacle 1 (for a base of radius 0.5)"),
+        e.ends_with(": encounter 'sentries': field 'fateling[1].patrol[2]': point (11.00,6.00) is inside obstacle 1 (for a base of radius 0.5)"),
         "{e}"
     );
 }
@@ -102,7 +107,7 @@ fn an_unknown_asset_in_a_deck_is_refused() {
     let e = with_content("asset", "\"Precise Strike\" = 8", "\"Precise Stroke\" = 8");
     assert!(
         e.contains(
-            "FILE: deck 'brawler': field 'cards.Precise Stroke': unknown asset 'Precise Stroke'"
+            ": deck 'brawler': field 'cards.Precise Stroke': unknown asset 'Precise Stroke'"
         ),
         "{e}"
     );

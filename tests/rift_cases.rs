@@ -379,7 +379,14 @@ fn free_token_frees_a_shield_from_a_unit_that_also_has_fire() {
     r.add_status(t("(5,4)"), Status::Acid, &mut NoTrace);
     assert_eq!(r.monsters[1].status, st::ACID, "the acid is added");
     assert_eq!(r.tokens_in_play(Status::Acid), 3, "one token was freed");
-    assert_eq!(r.mechs[0].status, st::FIRE, "mech A's shield is the one freed");
+    assert_eq!(
+        r.mechs[0].status,
+        st::FIRE,
+        "mech A's shield is the one freed"
+    );
     let text = Rift::to_position(&r);
-    assert!(Rift::from_position(&text).is_ok(), "the engine's state loads back");
+    assert!(
+        Rift::from_position(&text).is_ok(),
+        "the engine's state loads back"
+    );
 }

@@ -20,6 +20,7 @@ use super::content::{
     aspect,
 };
 use super::geometry::{Nav, Pos, Pt, Shape};
+use crate::content::{ContentText, FieldPath, load_cached};
 use crate::game::SetupError;
 
 /// The loss causes an encounter's round limit may name (indices into the game's loss causes).
@@ -39,41 +40,18 @@ pub const LIMIT_CAUSES: [(&str, u8); 2] = [("time_ran_out", 1), ("ritual_complet
 /// start, patrol point or objective off the table; a start or patrol point inside an obstacle;
 /// two starting bases that overlap; a round limit outside 1..=30; a duplicate name.
 pub fn parse(text: &str, source: &str) -> Result<Content, SetupError> {
-    let raw: RawFile = toml::from_str(text).map_err(|e| toml_error(text, source, &e))?;
-    Compiler { source }.compile(raw)
+    let doc = ContentText::new(source, text);
+    let raw: RawFile = doc.deserialize()?;
+    Compiler { doc: &doc }.compile(raw)
 }
 
-/// Reads and parses a content file, and leaks the result so games can hold `&'static Content`.
+/// Reads and parses a content file once per process ([`load_cached`]), so games hold
+/// `&'static Content`.
 ///
 /// # Errors
 /// When the file cannot be read, or any error of [`parse`]; messages name the file by its path.
 pub fn load(path: &Path) -> Result<&'static Content, SetupError> {
-    let source = path.display().to_string();
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| SetupError(format!("{source}: cannot read content file: {e}")))?;
-    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-    Ok(Box::leak(Box::new(parse(text, &source)?)))
-}
-
-fn toml_error(text: &str, source: &str, e: &toml::de::Error) -> SetupError {
-    let message = e
-        .message()
-        .trim()
-        .lines()
-        .map(str::trim)
-        .collect::<Vec<_>>()
-        .join("; ");
-    match e.span() {
-        Some(span) => {
-            let start = span.start.min(text.len());
-            let before = &text[..start];
-            let line = before.matches('\n').count() + 1;
-            let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-            let column = before[line_start..].chars().count() + 1;
-            SetupError(format!("{source}:{line}:{column}: {message}"))
-        }
-        None => SetupError(format!("{source}: {message}")),
-    }
+    load_cached(path, parse)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -235,18 +213,18 @@ struct RawEncounter {
 // Checks
 
 /// Validates the deserialized file and compiles it into tables.
-struct Compiler<'a> {
-    source: &'a str,
+struct Compiler<'a, 't> {
+    doc: &'a ContentText<'t>,
 }
 
 type R<T> = Result<T, SetupError>;
 
-impl Compiler<'_> {
-    fn err(&self, entry: &str, field: &str, msg: impl std::fmt::Display) -> SetupError {
-        SetupError(format!("{}: {entry}: field '{field}': {msg}", self.source))
+impl Compiler<'_, '_> {
+    fn err(&self, entry: &FieldPath, field: &str, msg: impl std::fmt::Display) -> SetupError {
+        self.doc.error(&entry.join(field), msg)
     }
 
-    fn positive(&self, entry: &str, field: &str, v: f64) -> R<f32> {
+    fn positive(&self, entry: &FieldPath, field: &str, v: f64) -> R<f32> {
         if v.is_finite() && v > 0.0 && v <= 600.0 {
             Ok(v as f32)
         } else {
@@ -258,7 +236,7 @@ impl Compiler<'_> {
         }
     }
 
-    fn small(&self, entry: &str, field: &str, v: i64, min: i64, max: i64) -> R<i64> {
+    fn small(&self, entry: &FieldPath, field: &str, v: i64, min: i64, max: i64) -> R<i64> {
         if (min..=max).contains(&v) {
             Ok(v)
         } else {
@@ -268,7 +246,7 @@ impl Compiler<'_> {
 
     fn compile(&self, raw: RawFile) -> R<Content> {
         let s = &raw.scoundrel;
-        let e = "scoundrel";
+        let e = &FieldPath::root().key("scoundrel");
         if s.scores.len() != 4 {
             return Err(self.err(e, "scores", "must list four scores, one per ability"));
         }
@@ -289,7 +267,7 @@ impl Compiler<'_> {
             max_range: self.positive(e, "max_range", s.max_range)?,
         };
         let f = &raw.fate;
-        let e = "fate";
+        let e = &FieldPath::root().key("fate");
         let fate = FateRules {
             reach: self.positive(e, "reach", f.reach)?,
             hearing: self.positive(e, "hearing", f.hearing)?,
@@ -301,11 +279,15 @@ impl Compiler<'_> {
 
         // Assets and decks.
         if raw.asset.is_empty() || raw.asset.len() > MAX_ASSETS {
-            return Err(self.err("asset", "", format!("need 1 to {MAX_ASSETS} asset cards")));
+            return Err(self.err(
+                &FieldPath::root().key("asset"),
+                "",
+                format!("need 1 to {MAX_ASSETS} asset cards"),
+            ));
         }
         let mut assets: Vec<AssetCard> = Vec::new();
-        for a in &raw.asset {
-            let entry = format!("asset '{}'", a.name);
+        for (i, a) in raw.asset.iter().enumerate() {
+            let entry = FieldPath::root().key("asset").index(i);
             if assets.iter().any(|x| x.name.eq_ignore_ascii_case(&a.name)) {
                 return Err(self.err(&entry, "name", "duplicate asset name"));
             }
@@ -327,8 +309,8 @@ impl Compiler<'_> {
             });
         }
         let mut decks = Vec::new();
-        for d in &raw.deck {
-            let entry = format!("deck '{}'", d.name);
+        for (di, d) in raw.deck.iter().enumerate() {
+            let entry = FieldPath::root().key("deck").index(di);
             if decks
                 .iter()
                 .any(|x: &AssetDeck| x.name.eq_ignore_ascii_case(&d.name))
@@ -371,13 +353,17 @@ impl Compiler<'_> {
             });
         }
         if decks.is_empty() {
-            return Err(self.err("deck", "", "need at least one asset deck"));
+            return Err(self.err(
+                &FieldPath::root().key("deck"),
+                "",
+                "need at least one asset deck",
+            ));
         }
 
         // Wounds.
         let mut wounds = Vec::new();
-        for w in &raw.wound {
-            let entry = format!("wound '{}'", w.name);
+        for (wi, w) in raw.wound.iter().enumerate() {
+            let entry = FieldPath::root().key("wound").index(wi);
             let effect = match w.effect.as_str() {
                 "none" => WoundEffect::None,
                 "strength" => WoundEffect::Ability(0),
@@ -405,8 +391,8 @@ impl Compiler<'_> {
         }
         if wounds.len() > MAX_WOUND_CARDS || wounds.len() < fate.wounds_to_perish as usize {
             return Err(self.err(
-                "wound",
-                "count",
+                &FieldPath::root().key("wound"),
+                "",
                 format!(
                     "the wound deck holds {} cards; it must hold {}..={MAX_WOUND_CARDS} (at least fate.wounds_to_perish)",
                     wounds.len(),
@@ -417,8 +403,8 @@ impl Compiler<'_> {
 
         // Fatelings.
         let mut fatelings: Vec<FatelingKind> = Vec::new();
-        for r in &raw.fateling {
-            let entry = format!("fateling '{}'", r.name);
+        for (fi, r) in raw.fateling.iter().enumerate() {
+            let entry = FieldPath::root().key("fateling").index(fi);
             if fatelings
                 .iter()
                 .any(|x| x.name.eq_ignore_ascii_case(&r.name))
@@ -467,14 +453,14 @@ impl Compiler<'_> {
         }
 
         let mut encounters: Vec<Encounter> = Vec::new();
-        for r in &raw.encounter {
-            let enc = self.encounter(r, &scoundrel, &fatelings)?;
+        for (i, r) in raw.encounter.iter().enumerate() {
+            let enc = self.encounter(i, r, &scoundrel, &fatelings)?;
             if encounters
                 .iter()
                 .any(|x| x.name.eq_ignore_ascii_case(&enc.name))
             {
                 return Err(self.err(
-                    &format!("encounter '{}'", r.name),
+                    &FieldPath::root().key("encounter").index(i),
                     "name",
                     "duplicate encounter name",
                 ));
@@ -482,10 +468,14 @@ impl Compiler<'_> {
             encounters.push(enc);
         }
         if encounters.is_empty() {
-            return Err(self.err("encounter", "", "need at least one encounter"));
+            return Err(self.err(
+                &FieldPath::root().key("encounter"),
+                "",
+                "need at least one encounter",
+            ));
         }
         Ok(Content {
-            source: self.source.to_string(),
+            source: self.doc.source().to_string(),
             scoundrel,
             fate,
             assets,
@@ -498,12 +488,13 @@ impl Compiler<'_> {
 
     fn encounter(
         &self,
+        index: usize,
         r: &RawEncounter,
         sc: &ScoundrelRules,
         kinds: &[FatelingKind],
     ) -> R<Encounter> {
-        let entry = format!("encounter '{}'", r.name);
-        let e = entry.as_str();
+        let entry = FieldPath::root().key("encounter").index(index);
+        let e = &entry;
         let table = (
             self.positive(e, "table[1]", r.table[0])?,
             self.positive(e, "table[2]", r.table[1])?,
@@ -861,14 +852,14 @@ mod tests {
         );
         assert_eq!(
             e,
-            "gods.toml: encounter 'lone_brute': field 'obstacles[1].circle': [23.5, 11, 1.5] is outside the 24x24 inch table"
+            "gods.toml:207:25: encounter 'lone_brute': field 'obstacles[1].circle': [23.5, 11, 1.5] is outside the 24x24 inch table"
         );
         let e = err(
             "{ rect = [14.0, 10.0, 18.0, 11.0] }",
             "{ rect = [14.0, 10.0, 25.0, 11.0] }",
         );
         assert!(
-            e.starts_with("gods.toml: encounter 'lone_brute': field 'obstacles[2].rect': "),
+            e.contains(": encounter 'lone_brute': field 'obstacles[2].rect': "),
             "{e}"
         );
     }
@@ -881,7 +872,7 @@ mod tests {
         );
         assert_eq!(
             e,
-            "gods.toml: encounter 'lone_brute': field 'fateling[1].patrol[2]': point (16.00,10.50) is inside obstacle 2 (for a base of radius 1)"
+            "gods.toml:212:24: encounter 'lone_brute': field 'fateling[1].patrol[2]': point (16.00,10.50) is inside obstacle 2 (for a base of radius 1)"
         );
     }
 
@@ -889,7 +880,7 @@ mod tests {
     fn an_unknown_asset_in_a_deck_is_refused() {
         let e = err("\"Rain Fire\" = 8", "\"Rain of Fire\" = 8");
         assert!(
-            e.starts_with("gods.toml: deck 'marksman': field 'cards.Rain of Fire': unknown asset 'Rain of Fire'"),
+            e.starts_with("gods.toml:75:28: deck 'marksman': field 'cards.Rain of Fire': unknown asset 'Rain of Fire'"),
             "{e}"
         );
     }
@@ -899,7 +890,7 @@ mod tests {
         let e = err("\"Rain Fire\" = 8", "\"Rain Fire\" = 7");
         assert_eq!(
             e,
-            "gods.toml: deck 'marksman': field 'cards': holds 19 cards; a deck holds exactly 20"
+            "gods.toml:75:9: deck 'marksman': field 'cards': holds 19 cards; a deck holds exactly 20"
         );
     }
 
@@ -918,16 +909,21 @@ mod tests {
             "aspects = [\"huge\"]",
         );
         assert!(
-            e.starts_with("gods.toml: fateling 'Brute': field 'aspects[1]': unknown aspect 'huge'"),
+            e.starts_with(
+                "gods.toml:122:12: fateling 'Brute': field 'aspects[1]': unknown aspect 'huge'"
+            ),
             "{e}"
         );
         let e = err("kind = \"Brute\"", "kind = \"Troll\"");
-        assert!(e.starts_with("gods.toml: encounter 'lone_brute': field 'fateling[1].kind': unknown fateling 'Troll'"), "{e}");
+        assert!(
+            e.contains(
+                ": encounter 'lone_brute': field 'fateling[1].kind': unknown fateling 'Troll'"
+            ),
+            "{e}"
+        );
         let e = err("win = \"slay:Witch\"", "win = \"slay:Warlock\"");
         assert!(
-            e.starts_with(
-                "gods.toml: encounter 'witch_coven': field 'win': unknown fateling 'Warlock'"
-            ),
+            e.contains(": encounter 'witch_coven': field 'win': unknown fateling 'Warlock'"),
             "{e}"
         );
     }
