@@ -240,11 +240,18 @@ impl Shape {
     /// boundary (grazing an edge, a corner or a circle's tangent) does not count. Symmetric:
     /// `blocks_segment(a, b) == blocks_segment(b, a)` exactly (the endpoints are put in a
     /// canonical order first).
-    #[inline]
+    #[inline(always)]
     pub fn blocks_segment(self, a: Pt, b: Pt) -> bool {
         let (a, b) = canonical(a, b);
         match self {
             Shape::Rect { x0, y0, x1, y1 } => {
+                if a.x.max(b.x) <= x0
+                    || a.x.min(b.x) >= x1
+                    || a.y.max(b.y) <= y0
+                    || a.y.min(b.y) >= y1
+                {
+                    return false;
+                }
                 // Liang-Barsky clipping against the open rectangle.
                 let (dx, dy) = (b.x - a.x, b.y - a.y);
                 let (mut t0, mut t1) = (0.0f32, 1.0f32);
@@ -271,7 +278,16 @@ impl Shape {
                 }
                 t0 < t1
             }
-            Shape::Circle { c, r } => segment_point_distance(a, b, c) < r,
+            Shape::Circle { c, r } => {
+                if a.x.max(b.x) <= c.x - r
+                    || a.x.min(b.x) >= c.x + r
+                    || a.y.max(b.y) <= c.y - r
+                    || a.y.min(b.y) >= c.y + r
+                {
+                    return false;
+                }
+                segment_point_distance(a, b, c) < r
+            }
         }
     }
 }
@@ -347,7 +363,7 @@ pub struct Nav {
 }
 
 /// The most nodes a [`Nav`] holds (routes are stored as `u8` indices).
-pub const MAX_NODES: usize = 200;
+pub const MAX_NODES: usize = 128;
 
 impl Nav {
     /// Builds the graph for bases of radius `radius` on a `table` (width, height) with
@@ -449,21 +465,28 @@ impl Nav {
         let n = self.nodes.len();
         let mut best = (f32::INFINITY, None);
         // Nodes seen from the goal, with the last leg's length.
-        let mut seen_b = [f32::INFINITY; MAX_NODES];
+        let mut to_b = [(0u8, 0f32); MAX_NODES];
+        let mut kb = 0;
         for (j, &q) in self.nodes.iter().enumerate() {
             if self.clear(q, b) {
-                seen_b[j] = q.dist(b);
+                to_b[kb] = (j as u8, q.dist(b));
+                kb += 1;
             }
+        }
+        if kb == 0 {
+            return best;
         }
         for (i, &p) in self.nodes.iter().enumerate() {
             let first = a.dist(p);
-            if first >= best.0 || !self.clear(a, p) {
+            // Every route through p is at least first + |p - b| (triangle inequality).
+            if first + p.dist(b) >= best.0 || !self.clear(a, p) {
                 continue;
             }
-            for (j, &last) in seen_b.iter().enumerate().take(n) {
-                let total = first + self.dist[i * n + j] + last;
+            let row = &self.dist[i * n..i * n + n];
+            for &(j, last) in &to_b[..kb] {
+                let total = first + row[j as usize] + last;
                 if total < best.0 {
-                    best = (total, Some((i as u8, j as u8)));
+                    best = (total, Some((i as u8, j)));
                 }
             }
         }
