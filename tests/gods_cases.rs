@@ -349,7 +349,7 @@ fn g5_rush_fatelings_act_before_the_scoundrel_and_nobody_twice() {
     for f in 0..3 {
         assert!(g.fatelings[f].activated, "wolf {f}");
     }
-    assert!((0..3).any(|f| g.fatelings[f].at != setup.content.encounters[1].fatelings[f].start));
+    assert!((0..3).any(|f| g.fatelings[f].at != setup.content.encounters[2].fatelings[f].start));
     // Ending her phase: the fate phase activates nobody (all acted), then round 2's rush.
     let mut h = g;
     let mut t = VecTrace::default();

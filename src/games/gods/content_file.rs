@@ -831,7 +831,7 @@ mod tests {
     #[test]
     fn the_builtin_content_parses() {
         let c = builtin();
-        assert_eq!(c.encounters.len(), 5);
+        assert_eq!(c.encounters.len(), 6);
         assert_eq!(c.decks[0].cards.len(), ASSET_DECK);
         assert_eq!(c.wounds.len(), 15);
         assert_eq!(c.scoundrel.scores, [3, 2, 1, 0]);
