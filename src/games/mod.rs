@@ -3,8 +3,9 @@
 //! Nothing else in the crate lists the games: the CLI, the lab, the benchmarks and the
 //! conformance tests all go through [`GameKind`] and [`with_game!`](crate::with_game).
 
-pub mod buried;
 pub mod beyond;
+pub mod buried;
+pub mod gods;
 pub mod race;
 pub mod rift;
 
@@ -17,11 +18,18 @@ pub enum GameKind {
     Buried,
     /// Beyond the Rift: A Perdition's Mouth Card Game (`beyond`).
     Beyond,
+    /// I Bury the Gods (`gods`).
+    Gods,
 }
 
 impl GameKind {
     /// All games, in listing order.
-    pub const ALL: &'static [GameKind] = &[GameKind::Rift, GameKind::Buried, GameKind::Beyond];
+    pub const ALL: &'static [GameKind] = &[
+        GameKind::Rift,
+        GameKind::Buried,
+        GameKind::Beyond,
+        GameKind::Gods,
+    ];
 
     /// The name users type.
     pub const fn name(self) -> &'static str {
@@ -29,6 +37,7 @@ impl GameKind {
             GameKind::Rift => "rift",
             GameKind::Buried => "buried",
             GameKind::Beyond => "beyond",
+            GameKind::Gods => "gods",
         }
     }
 
@@ -38,6 +47,7 @@ impl GameKind {
             GameKind::Rift => "Bury Me in the Rift",
             GameKind::Buried => "Buried Beneath",
             GameKind::Beyond => "Beyond the Rift: A Perdition's Mouth Card Game",
+            GameKind::Gods => "I Bury the Gods",
         }
     }
 
@@ -78,6 +88,10 @@ macro_rules! with_game {
             }
             $crate::games::GameKind::Beyond => {
                 type $G = $crate::games::beyond::Beyond;
+                $body
+            }
+            $crate::games::GameKind::Gods => {
+                type $G = $crate::games::gods::Gods;
                 $body
             }
         }

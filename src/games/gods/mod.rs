@@ -1,0 +1,491 @@
+//! I Bury the Gods (rulebook: `../shared/rules/i-bury-the-gods.txt`): the Scoundrel against
+//! fatelings on a table measured in inches. Fatelings act by reactions (first match wins) on
+//! what they see, hear and smell; every test is 2d10 against a target number.
+//!
+//! - [`geometry`]: inches, bases, obstacles, line of sight, cover, movement graphs;
+//! - [`state`]: the `Copy` game state; [`rules`]: tests, the Scoundrel's actions, assets,
+//!   wounds, the round; [`ai`]: fateling reactions and actions, patrols, events;
+//! - [`position`]: the text position format;
+//! - [`content`] and [`content_file`]: the cards and encounters as data (`content/gods.toml`,
+//!   `CONTENT.md`).
+
+pub mod ai;
+pub mod content;
+pub mod content_file;
+pub mod geometry;
+pub mod position;
+pub mod rules;
+pub mod state;
+
+use std::fmt;
+
+pub use rules::{Goal, GodsAction, Hit};
+pub use state::Gods;
+
+use content::{ABILITIES, Content, Win};
+use state::{FState, Fateling, Pending, Phase, Tally};
+
+use crate::game::{
+    Axis, AxisKind, AxisValue, Game, GameRng, NoTrace, Outcome, PlanStep, PositionError,
+    SetupError, SetupValues, Tracer, below,
+};
+
+/// Loss causes, indexed by `result - 2`: the Scoundrel drew her tenth wound card, or an
+/// encounter's round limit passed (`time_ran_out`, or `ritual_completed` for the witch).
+pub const LOSS_CAUSES: [&str; 3] = ["scoundrel_slain", "time_ran_out", "ritual_completed"];
+
+/// A resolved setup.
+#[derive(Clone, Debug)]
+pub struct GodsSetup {
+    /// The content.
+    pub content: &'static Content,
+    /// The encounter (index).
+    pub encounter: u8,
+    /// Strength, aim, wits, dodge.
+    pub abilities: [i8; 4],
+    /// The asset deck (index into the content's decks).
+    pub deck: u8,
+    /// `rule_natural_ten_one`.
+    pub natural: bool,
+    /// `rule_shoot_in_combat`.
+    pub shoot_in_combat: bool,
+}
+
+static AXES: [Axis; 6] = [
+    Axis {
+        name: "content",
+        kind: AxisKind::Name,
+        default: "builtin",
+        doc: "content file: builtin or a path (CONTENT.md)",
+    },
+    Axis {
+        name: "encounter",
+        kind: AxisKind::Name,
+        default: "lone_brute",
+        doc: "the encounter: table, obstacles, fatelings, patrols, objectives, win and loss (CONTENT.md, Encounters)",
+    },
+    Axis {
+        name: "abilities",
+        kind: AxisKind::Name,
+        default: "strength=3,aim=2,wits=1,dodge=0",
+        doc: "the scores allocated to strength, aim, wits, dodge: a permutation of the content's scores (The Scoundrel, Abilities)",
+    },
+    Axis {
+        name: "assets",
+        kind: AxisKind::Name,
+        default: "balanced",
+        doc: "the named asset deck of twenty cards (The Scoundrel, Assets)",
+    },
+    Axis {
+        name: "rule_natural_ten_one",
+        kind: AxisKind::Bool,
+        default: "false",
+        doc: "a die of 10 always meets the target and a 1 never does (CONTENT.md, Tests)",
+    },
+    Axis {
+        name: "rule_shoot_in_combat",
+        kind: AxisKind::Bool,
+        default: "false",
+        doc: "the Scoundrel may shoot while in combat (CONTENT.md, In combat)",
+    },
+];
+
+fn setup_err(axis: &str, msg: String) -> SetupError {
+    SetupError(format!("setup '{axis}': {msg}"))
+}
+
+fn get_name<'a>(v: &'a SetupValues, axis: &str, default: &'a str) -> Result<&'a str, SetupError> {
+    match v.get(axis) {
+        None => Ok(default),
+        Some(AxisValue::Name(s)) => Ok(s.as_str()),
+        Some(other) => Err(setup_err(axis, format!("{other} is not a name"))),
+    }
+}
+
+fn get_bool(v: &SetupValues, axis: &str) -> Result<bool, SetupError> {
+    match v.get(axis) {
+        None => Ok(false),
+        Some(AxisValue::Bool(b)) => Ok(*b),
+        Some(other) => Err(setup_err(axis, format!("{other} is not true or false"))),
+    }
+}
+
+/// Reads an allocation such as `strength=3,aim=2,wits=1,dodge=0` (any order, every ability
+/// once) and checks it is a permutation of `allowed`.
+///
+/// # Errors
+/// One line naming the `abilities` axis: an unknown or repeated ability, a missing one, a value
+/// that is not a whole number, or scores that are not a permutation of `allowed`.
+pub fn parse_abilities(s: &str, allowed: [i8; 4]) -> Result<[i8; 4], SetupError> {
+    let mut out = [None; 4];
+    for part in s.split(',') {
+        let Some((k, v)) = part.split_once('=') else {
+            return Err(setup_err(
+                "abilities",
+                format!("'{part}' is not ABILITY=SCORE (e.g. strength=3,aim=2,wits=1,dodge=0)"),
+            ));
+        };
+        let k = k.trim();
+        let Some(i) = ABILITIES.iter().position(|a| a.eq_ignore_ascii_case(k)) else {
+            return Err(setup_err(
+                "abilities",
+                format!("unknown ability '{k}' (valid: {})", ABILITIES.join(", ")),
+            ));
+        };
+        let Ok(n) = v.trim().parse::<i8>() else {
+            return Err(setup_err(
+                "abilities",
+                format!("{k}: '{}' is not a whole number", v.trim()),
+            ));
+        };
+        if out[i].replace(n).is_some() {
+            return Err(setup_err(
+                "abilities",
+                format!("ability '{k}' is given twice"),
+            ));
+        }
+    }
+    let mut got = [0i8; 4];
+    for (i, o) in out.iter().enumerate() {
+        got[i] = o.ok_or_else(|| {
+            setup_err(
+                "abilities",
+                format!("ability '{}' is missing", ABILITIES[i]),
+            )
+        })?;
+    }
+    let (mut a, mut b) = (got, allowed);
+    a.sort_unstable();
+    b.sort_unstable();
+    if a != b {
+        let list = |x: [i8; 4]| x.iter().map(i8::to_string).collect::<Vec<_>>().join(",");
+        return Err(setup_err(
+            "abilities",
+            format!(
+                "scores {} are not a permutation of the allowed scores {}",
+                list(got),
+                list(allowed)
+            ),
+        ));
+    }
+    Ok(got)
+}
+
+impl GodsSetup {
+    /// Resolves setup values against the content they name.
+    ///
+    /// # Errors
+    /// A one-line [`SetupError`] naming the axis, the bad value and the valid ones.
+    pub fn resolve(values: &SetupValues) -> Result<GodsSetup, SetupError> {
+        for k in values.keys() {
+            if !AXES.iter().any(|a| a.name == k) {
+                let names: Vec<&str> = AXES.iter().map(|a| a.name).collect();
+                return Err(SetupError(format!(
+                    "unknown setup axis '{k}' for gods (valid: {})",
+                    names.join(", ")
+                )));
+            }
+        }
+        let source = get_name(values, "content", "builtin")?;
+        let content: &'static Content = if source == "builtin" {
+            content::builtin()
+        } else {
+            content_file::load(std::path::Path::new(source))?
+        };
+        let enc = get_name(values, "encounter", &content.encounters[0].name)?;
+        let encounter = content.encounter_index(enc).ok_or_else(|| {
+            let v: Vec<&str> = content.encounters.iter().map(|e| e.name.as_str()).collect();
+            setup_err(
+                "encounter",
+                format!("unknown encounter '{enc}' (valid: {})", v.join(", ")),
+            )
+        })?;
+        let deck_name = get_name(values, "assets", &content.decks[0].name)?;
+        let deck = content.deck_index(deck_name).ok_or_else(|| {
+            let v: Vec<&str> = content.decks.iter().map(|e| e.name.as_str()).collect();
+            setup_err(
+                "assets",
+                format!("unknown asset deck '{deck_name}' (valid: {})", v.join(", ")),
+            )
+        })?;
+        let default_alloc = default_allocation(content.scoundrel.scores);
+        let abilities = parse_abilities(
+            get_name(values, "abilities", &default_alloc)?,
+            content.scoundrel.scores,
+        )?;
+        Ok(GodsSetup {
+            content,
+            encounter,
+            abilities,
+            deck,
+            natural: get_bool(values, "rule_natural_ten_one")?,
+            shoot_in_combat: get_bool(values, "rule_shoot_in_combat")?,
+        })
+    }
+}
+
+/// The content's scores in ability order, as an allocation text.
+pub fn default_allocation(scores: [i8; 4]) -> String {
+    (0..4)
+        .map(|i| format!("{}={}", ABILITIES[i], scores[i]))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+impl Gods {
+    /// Sets up a new game: places the fatelings, shuffles the asset deck and the wound deck,
+    /// draws the starting hand, and plays round 1's fate rush phase; every draw and die comes
+    /// from `rng` (the setup stream).
+    pub fn setup(s: &GodsSetup, rng: &mut GameRng) -> Gods {
+        let c = s.content;
+        let e = &c.encounters[s.encounter as usize];
+        let mut g = Gods::blank(c, s.encounter);
+        g.abilities = s.abilities;
+        g.natural = s.natural;
+        g.shoot_in_combat = s.shoot_in_combat;
+        g.deck = c.decks[s.deck as usize].cards;
+        g.deck_len = content::ASSET_DECK as u8;
+        g.shuffle_deck(rng);
+        let n = c.wounds.len();
+        for i in (1..n).rev() {
+            let j = below(rng, i as u32 + 1) as usize;
+            g.wound_deck.swap(i, j);
+        }
+        for _ in 0..c.scoundrel.starting_hand {
+            g.draw_asset(rng);
+        }
+        let _ = e;
+        g.begin_round(rng, &mut NoTrace);
+        g
+    }
+
+    /// A state at the start of encounter `encounter` before any draw: models at their starting
+    /// points, reserves off the table, the decks in content order, round 0.
+    pub fn blank(c: &'static Content, encounter: u8) -> Gods {
+        let e = &c.encounters[encounter as usize];
+        let mut fatelings = [Fateling {
+            at: Default::default(),
+            state: FState::Slain,
+            wounds: 0,
+            activated: false,
+            patrol: 0,
+        }; content::MAX_FATELINGS];
+        for (i, p) in e.fatelings.iter().enumerate() {
+            fatelings[i] = Fateling {
+                at: p.start,
+                state: if p.reserve {
+                    FState::Reserve
+                } else {
+                    FState::Active
+                },
+                wounds: 0,
+                activated: false,
+                patrol: 0,
+            };
+        }
+        let mut wound_deck = [0u8; content::MAX_WOUND_CARDS];
+        // Cards of one name are one card type: the deck holds the first index of each name, so
+        // a position (which names cards) reads back to the same state.
+        for (i, w) in wound_deck.iter_mut().enumerate().take(c.wounds.len()) {
+            *w = c.wound_index(&c.wounds[i].name).unwrap_or(i as u8);
+        }
+        Gods {
+            content: c,
+            encounter,
+            abilities: c.scoundrel.scores,
+            natural: false,
+            shoot_in_combat: false,
+            at: e.start,
+            fatelings,
+            deck: [0; content::ASSET_DECK],
+            deck_len: 0,
+            hand: [0; content::MAX_ASSETS],
+            wound_deck,
+            wounds_drawn: 0,
+            face_up: 0,
+            round: 0,
+            phase: Phase::Scoundrel,
+            actions_left: c.scoundrel.actions,
+            assets_used: 0,
+            noise: false,
+            pending: Pending::default(),
+            result: 0,
+            decisions: 0,
+            tally: Tally::default(),
+        }
+    }
+
+    /// Features (names in [`FEATURES`]).
+    pub fn feature_values(&self, out: &mut [f64]) {
+        let fate = &self.content.fate;
+        out[0] = fate.wounds_to_perish.saturating_sub(self.wounds_drawn) as f64;
+        out[1] = self.face_up_count() as f64;
+        out[2] = self.actives().count() as f64;
+        let left = |f: usize| (self.kind(f).wounds.saturating_sub(self.fatelings[f].wounds)) as f64;
+        out[3] = self.actives().map(left).sum();
+        out[4] = match self.enc().win {
+            Win::Slay(f) if self.active(f as usize) => left(f as usize),
+            Win::SlayAll => out[3],
+            _ => 0.0,
+        };
+        out[5] = match self.enc().win {
+            Win::Reach(k) => {
+                let o = &self.enc().objectives[k as usize];
+                (self.scoundrel().dist(o.at) - o.radius - self.content.scoundrel.radius).max(0.0)
+                    as f64
+            }
+            _ => 0.0,
+        };
+        let mut threats = 0;
+        let mut seen = 0;
+        for f in self.actives() {
+            match self.reaction(f) {
+                ai::Reaction::Attack | ai::Reaction::Shoot => {
+                    threats += 1;
+                    seen += 1;
+                }
+                ai::Reaction::Sight => seen += 1,
+                _ => {}
+            }
+        }
+        out[6] = threats as f64;
+        out[7] = seen as f64;
+        out[8] = self.hand_size() as f64;
+        out[9] = self.enc().round_limit.saturating_sub(self.round) as f64;
+        out[10] = (self.result == 1) as u8 as f64;
+        out[11] = (self.result >= 2) as u8 as f64;
+    }
+}
+
+/// Feature names (see [`Gods::feature_values`]): `wounds_left` (wound cards she can still draw
+/// and live), `face_up` wounds, `fatelings` on the table, `foe_wounds_left` (their wounds to
+/// go, summed), `target_wounds_left` (those of the encounter's target: the named fateling, or
+/// all for slay_all), `objective_distance` (inches to the objective to reach), `threats`
+/// (fatelings whose reaction now is an attack or shoot), `seen_by` (fatelings that count her as
+/// in sight), `hand` (asset cards), `rounds_left`, `won`, `lost`.
+pub const FEATURES: [&str; 12] = [
+    "wounds_left",
+    "face_up",
+    "fatelings",
+    "foe_wounds_left",
+    "target_wounds_left",
+    "objective_distance",
+    "threats",
+    "seen_by",
+    "hand",
+    "rounds_left",
+    "won",
+    "lost",
+];
+
+/// Metric names reported as means per game: `won`, `wounds_drawn`, `wounds_face_up` (at the
+/// end), `fatelings_slain`, `damage_dealt`, `attacks`, `shots`, `prepares`, `assets_played`.
+pub const METRICS: [&str; 9] = [
+    "won",
+    "wounds_drawn",
+    "wounds_face_up",
+    "fatelings_slain",
+    "damage_dealt",
+    "attacks",
+    "shots",
+    "prepares",
+    "assets_played",
+];
+
+impl fmt::Display for Gods {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&position::write(self))
+    }
+}
+
+impl Game for Gods {
+    type Action = GodsAction;
+    type Setup = GodsSetup;
+    const NAME: &'static str = "gods";
+    /// At most 30 rounds × (2 actions, each with a pending choice, and the end) plus every
+    /// asset card played (20), each with an extra action and its pending choice.
+    const MAX_DECISIONS: u32 = content::MAX_ROUNDS as u32 * 5 + 20 * 3 + 10;
+
+    fn axes() -> &'static [Axis] {
+        &AXES
+    }
+    fn resolve_setup(values: &SetupValues) -> Result<GodsSetup, SetupError> {
+        GodsSetup::resolve(values)
+    }
+    fn axis_names(setup: &GodsSetup, axis: &str) -> Vec<String> {
+        let c = setup.content;
+        match axis {
+            "encounter" => c.encounters.iter().map(|e| e.name.clone()).collect(),
+            "assets" => c.decks.iter().map(|d| d.name.clone()).collect(),
+            _ => Vec::new(),
+        }
+    }
+    fn new_game(setup: &GodsSetup, rng: &mut GameRng) -> Self {
+        Gods::setup(setup, rng)
+    }
+    #[inline]
+    fn legal_actions(&self, out: &mut Vec<GodsAction>) {
+        self.legal(out);
+    }
+    #[inline]
+    fn apply_traced<T: Tracer>(&mut self, action: GodsAction, rng: &mut GameRng, trace: &mut T) {
+        self.play(action, rng, trace);
+    }
+    #[inline]
+    fn outcome(&self) -> Option<Outcome> {
+        match self.result {
+            0 => None,
+            1 => Some(Outcome::Won),
+            r => Some(Outcome::Lost(r - 2)),
+        }
+    }
+    fn loss_causes() -> &'static [&'static str] {
+        &LOSS_CAUSES
+    }
+    fn feature_names() -> &'static [&'static str] {
+        &FEATURES
+    }
+    fn features(&self, out: &mut [f64]) {
+        self.feature_values(out);
+    }
+    fn metric_names() -> &'static [&'static str] {
+        &METRICS
+    }
+    fn metrics(&self, out: &mut [i64]) {
+        let t = &self.tally;
+        out[0] = (self.result == 1) as i64;
+        out[1] = self.wounds_drawn as i64;
+        out[2] = self.face_up_count() as i64;
+        out[3] = t.slain as i64;
+        out[4] = t.damage as i64;
+        out[5] = t.attacks as i64;
+        out[6] = t.shots as i64;
+        out[7] = t.prepares as i64;
+        out[8] = t.assets as i64;
+    }
+    fn turns(&self) -> u32 {
+        self.round as u32
+    }
+    /// Re-samples the hidden order of the asset deck and of the undrawn wound cards.
+    fn determinize(&mut self, rng: &mut GameRng) {
+        self.shuffle_deck(rng);
+        let lo = self.wounds_drawn as usize;
+        let n = self.content.wounds.len();
+        for i in (lo + 1..n).rev() {
+            let j = lo + below(rng, (i - lo) as u32 + 1) as usize;
+            self.wound_deck.swap(i, j);
+        }
+    }
+    fn plan_step(&self, _a: GodsAction) -> PlanStep {
+        PlanStep::Single
+    }
+    fn action_text(&self, a: GodsAction) -> String {
+        self.describe(a)
+    }
+    fn to_position(&self) -> String {
+        position::write(self)
+    }
+    fn from_position(text: &str) -> Result<Self, PositionError> {
+        position::parse(text)
+    }
+}
