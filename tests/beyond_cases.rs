@@ -935,6 +935,8 @@ fn mcts(see_hidden: bool) -> MctsPolicy<Beyond> {
             exploration: 0.7,
             rollout: Rollout::Random,
             rollout_depth: 20,
+            widening: 0.0,
+            stop_at_chance: false,
             see_hidden,
         },
         weights,

@@ -652,6 +652,7 @@ mod tests {
             rollout_depth: 10,
             widening,
             stop_at_chance,
+            see_hidden: false,
         };
         MctsPolicy::new(config, weights)
     }

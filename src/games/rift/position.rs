@@ -897,7 +897,7 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                 }
             }
             "rules" => {
-                let m = kv(&ctx, &words[1..], &["on", "moon"])?;
+                let m = pairs(ctx.line, &words[1..], &["on", "moon"])?;
                 for (k, v) in m {
                     if k == "moon" {
                         r.campaign.moon = switches::moon::NAMES
@@ -930,7 +930,7 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
             }
             "choice" => {
                 choice_line = ctx.line;
-                let m = kv(&ctx, &words[1..], &["resume", "done", "keep"])?;
+                let m = pairs(ctx.line, &words[1..], &["resume", "done", "keep"])?;
                 for (k, v) in m {
                     match k {
                         "resume" => {
@@ -951,7 +951,7 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                             r.cont_done = 0;
                             if v != "-" {
                                 for p in v.split(',') {
-                                    let n: u8 = num(&ctx, k, p)?;
+                                    let n: u8 = number(ctx.line, k, p)?;
                                     if !(1..=4).contains(&n) {
                                         return Err(ctx.err("done: monster colours are 1-4"));
                                     }
