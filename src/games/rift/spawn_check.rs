@@ -92,8 +92,8 @@ mod tests {
              spawn = [\"...\", \"...\", \".1.\", \"2..\", \".3.\", \"..4\"]",
         );
         let e = crate::games::rift::content_file::parse(&broken, "rift.toml")
-            .err()
-            .expect("refused")
+            .map(|_| ())
+            .expect_err("refused")
             .0;
         assert_eq!(
             e,
