@@ -60,6 +60,7 @@ fn main() {
             rollout_depth: 6,
             widening,
             stop_at_chance: false,
+            see_hidden: false,
         };
         let mut mcts = MctsPolicy::<Rift>::new(config, w.clone());
         let (mut legal_n, mut kids, mut depth) = (0, 0, 0);

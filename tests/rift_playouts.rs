@@ -542,11 +542,13 @@ fn check_invariants(r: &Rift) {
         .iter()
         .map(|&s| r.tokens_in_play(s))
         .sum();
-    // While the player chooses which tokens leave play (Status Tokens, I16), the tokens that
-    // raised the choice are already placed (a splash places up to 3 at once): a kind holds up
-    // to 3 more until the choice. A game that ends before the choice is made (the same attacks
-    // lost it) keeps them.
-    let extra = 3 * u32::from(matches!(r.phase, Phase::Choice | Phase::Over));
+    // While the player chooses a token to free (I16), the tokens just added are in play too.
+    // A game that ends inside an effect keeps the tokens it added without a choice.
+    let extra = match r.phase {
+        sololab::games::rift::state::Phase::Choice => r.keep.count_ones(),
+        sololab::games::rift::state::Phase::Over => 9,
+        _ => 0,
+    };
     assert!(tokens <= 9 + extra, "{tokens} status tokens in play");
     for s in [Status::Rock, Status::Fire, Status::Shield] {
         assert!(

@@ -1542,8 +1542,8 @@ mod tests {
         for m in &c.maps {
             for (s, first) in [(&m.left, 1u8), (&m.right, 5u8)] {
                 let n = |t: Terrain| s.terrain.iter().filter(|&&x| x == t).count();
-                // Calibrated content (CONTENT.md, Calibration): one building a side, up to 4.
-                assert!((1..=4).contains(&n(Terrain::Building)), "{}", m.name);
+                // One building a side: the calibration (CONTENT.md).
+                assert_eq!(n(Terrain::Building), 1, "{}", m.name);
                 for t in [
                     Terrain::Mountain,
                     Terrain::Water,

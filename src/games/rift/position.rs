@@ -1344,8 +1344,11 @@ fn check(
             ),
         ));
     }
+    // A game that ended inside an effect may keep a token the player had no time to free (I16).
     for s in [Status::Rock, Status::Fire, Status::Shield] {
-        let allowed = super::TOKENS_PER_KIND + if choosing { r.keep.count_ones() } else { 0 };
+        let allowed = super::TOKENS_PER_KIND
+            + if choosing { r.keep.count_ones() } else { 0 }
+            + if r.phase == Phase::Over { 9 } else { 0 };
         if r.tokens_in_play(s) > allowed {
             return Err(err(
                 tokens,

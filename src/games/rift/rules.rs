@@ -1006,6 +1006,7 @@ impl Rift {
     pub fn run_steps<T: Tracer>(&mut self, rng: &mut GameRng, trace: &mut T) {
         loop {
             if self.over() {
+                self.reset_cont(); // a step may have set its successor before the loss
                 return;
             }
             if self.choice {
