@@ -850,9 +850,11 @@ mod tests {
     fn unknown_game_lists_the_registry() {
         let e = Experiment::parse(&GOOD.replace("\"rift\"", "\"chess\""), "t.toml").unwrap();
         let err = e.game_kind().unwrap_err();
+        let names: Vec<&str> = crate::GameKind::ALL.iter().map(|g| g.name()).collect();
         assert_eq!(
             err.to_string(),
-            "t.toml:2:8: unknown game 'chess' (valid: rift)"
+            format!("t.toml:2:8: unknown game 'chess' (valid: {})", names.join(", "))
         );
+        assert!(names.len() >= 4 && names[0] == "rift", "{names:?}");
     }
 }

@@ -852,7 +852,7 @@ mod tests {
         );
         assert_eq!(
             e,
-            "gods.toml:207:25: encounter 'lone_brute': field 'obstacles[1].circle': [23.5, 11, 1.5] is outside the 24x24 inch table"
+            "gods.toml:216:25: encounter 'lone_brute': field 'obstacles[1].circle': [23.5, 11, 1.5] is outside the 24x24 inch table"
         );
         let e = err(
             "{ rect = [14.0, 10.0, 18.0, 11.0] }",
@@ -872,7 +872,7 @@ mod tests {
         );
         assert_eq!(
             e,
-            "gods.toml:212:24: encounter 'lone_brute': field 'fateling[1].patrol[2]': point (16.00,10.50) is inside obstacle 2 (for a base of radius 1)"
+            "gods.toml:221:24: encounter 'lone_brute': field 'fateling[1].patrol[2]': point (16.00,10.50) is inside obstacle 2 (for a base of radius 1)"
         );
     }
 
