@@ -393,8 +393,20 @@ fn bench_prints_one_csv_row_per_game_and_strategy() {
         lines[0],
         "game,strategy,games,wins,games_per_s_1_thread,threads,games_per_s_n_threads,scaling"
     );
-    assert_eq!(lines.len(), 3, "{out}");
-    assert!(lines[1].starts_with("rift,random,4,") && lines[2].starts_with("rift,greedy,4,"));
+    // One row per registered game and strategy, in registry order.
+    let games = sololab::GameKind::ALL;
+    assert_eq!(lines.len(), 1 + 2 * games.len(), "{out}");
+    for (i, g) in games.iter().enumerate() {
+        let name = g.name();
+        assert!(
+            lines[1 + 2 * i].starts_with(&format!("{name},random,4,")),
+            "{out}"
+        );
+        assert!(
+            lines[2 + 2 * i].starts_with(&format!("{name},greedy,4,")),
+            "{out}"
+        );
+    }
     let o = sololab(&["bench", "--strategy", "nope"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
@@ -589,7 +601,7 @@ fn command_line_errors_are_one_line() {
         (vec!["frob"], vec!["unrecognized subcommand 'frob'"]),
         (
             vec![],
-            vec!["needs a command (valid: run, play, list, bench)"],
+            vec!["needs a command (valid: run, play, list, bench, fit)"],
         ),
         (
             vec!["list"],

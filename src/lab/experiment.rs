@@ -853,7 +853,10 @@ mod tests {
         let names: Vec<&str> = crate::GameKind::ALL.iter().map(|g| g.name()).collect();
         assert_eq!(
             err.to_string(),
-            format!("t.toml:2:8: unknown game 'chess' (valid: {})", names.join(", "))
+            format!(
+                "t.toml:2:8: unknown game 'chess' (valid: {})",
+                names.join(", ")
+            )
         );
         assert!(names.len() >= 4 && names[0] == "rift", "{names:?}");
     }

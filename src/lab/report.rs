@@ -505,6 +505,7 @@ fn strategy_toml(name: &str, definition: Option<&Strategy>) -> String {
             s.push_str(&format!("rollout_depth = {}\n", config.rollout_depth));
             s.push_str(&format!("widening = {}\n", float(config.widening)));
             s.push_str(&format!("stop_at_chance = {}\n", config.stop_at_chance));
+            s.push_str(&format!("see_hidden = {}\n", config.see_hidden));
             weights
         }
     };

@@ -119,6 +119,14 @@ const SHIPPED: &[(&str, &str)] = &[
     ("mcts-1000", include_str!("../../strategies/mcts-1000.toml")),
     ("mcts-200", include_str!("../../strategies/mcts-200.toml")),
     ("mcts-3000", include_str!("../../strategies/mcts-3000.toml")),
+    (
+        "mcts-beyond",
+        include_str!("../../strategies/mcts-beyond.toml"),
+    ),
+    (
+        "mcts-beyond-cheat",
+        include_str!("../../strategies/mcts-beyond-cheat.toml"),
+    ),
     ("random", include_str!("../../strategies/random.toml")),
 ];
 
@@ -745,6 +753,8 @@ mod tests {
                 ("mcts-1000", "mcts"),
                 ("mcts-200", "mcts"),
                 ("mcts-3000", "mcts"),
+                ("mcts-beyond", "mcts"),
+                ("mcts-beyond-cheat", "mcts"),
                 ("random", "random")
             ]
         );
