@@ -477,7 +477,7 @@ fn each_strategy_file_error_is_one_line_naming_the_file_and_the_key() {
     assert_eq!(
         e.to_string(),
         format!(
-            "{}: key 'weights.race.speed': unknown feature of game race (valid: position, turns_left)",
+            "{}:7:9: key 'weights.race.speed': unknown feature of game race (valid: position, turns_left)",
             path.display()
         )
     );
@@ -567,7 +567,15 @@ fn a_file_in_the_directory_overrides_the_shipped_strategy() {
     assert_eq!(s.kind.name(), "greedy");
     assert_eq!(
         strategy_names(&dir),
-        ["greedy", "mcts-1000", "mcts-200", "mcts-3000", "random"]
+        [
+            "greedy",
+            "mcts-1000",
+            "mcts-200",
+            "mcts-3000",
+            "mcts-beyond",
+            "mcts-beyond-cheat",
+            "random"
+        ]
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
