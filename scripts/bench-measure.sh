@@ -26,7 +26,12 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
 echo "workload,instructions,steps"
+# SOLOLAB_GATE_GAMES (space-separated game names) narrows the workloads to those games; unset,
+# every registered game's workloads are measured.
 for w in $("$BIN" bench --list-workloads); do
+    if [ -n "${SOLOLAB_GATE_GAMES:-}" ] && [[ " $SOLOLAB_GATE_GAMES " != *" ${w%%/*} "* ]]; then
+        continue
+    fi
     start=$(date +%s)
     valgrind --tool=callgrind --callgrind-out-file="$TMP/callgrind.out" \
         --toggle-collect='*play_workload*' \

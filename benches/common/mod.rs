@@ -25,6 +25,14 @@ pub fn check_answer(game: &str, bench: &str, workload: &str, answer: &str, value
         eprintln!("answer: {line}");
         return;
     }
+    // `SOLOLAB_BENCH_GAMES` (space-separated names) narrows the check to those games, for a game
+    // whose rows are not committed yet; its answers are printed, unchecked.
+    if let Ok(games) = std::env::var("SOLOLAB_BENCH_GAMES")
+        && !games.split_whitespace().any(|g| g == game)
+    {
+        eprintln!("answer (unchecked, {game} not in SOLOLAB_BENCH_GAMES): {line}");
+        return;
+    }
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(ANSWERS);
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("{}: {e} (the benches' committed answers)", path.display()));
