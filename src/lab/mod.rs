@@ -18,6 +18,7 @@ mod play;
 mod report;
 mod report_dir;
 mod runner;
+mod seeded;
 mod stats;
 mod strength;
 

@@ -433,11 +433,7 @@ impl Game for Gods {
     }
     #[inline]
     fn outcome(&self) -> Option<Outcome> {
-        match self.result {
-            0 => None,
-            1 => Some(Outcome::Won),
-            r => Some(Outcome::Lost(r - 2)),
-        }
+        Outcome::from_code(self.result)
     }
     fn loss_causes() -> &'static [&'static str] {
         &LOSS_CAUSES
