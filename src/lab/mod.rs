@@ -35,8 +35,9 @@ pub use fit::{LogisticFit, Playouts, RIDGE, collect_playouts, fit_logistic, fitt
 pub use plan::{Cell, Plan, PlanStrategy, PolicyFactory, StrategySource, strategy_source};
 pub use play::{play_traced, setup_from_pairs};
 pub use report::{
-    BUILD_COMMIT, CellReport, GameRow, GamesCsv, Report, ReportError, Totals, axis_column,
-    commit_report, fixed_columns, games_columns, report_files, summary_columns, write_report,
+    BUILD_COMMIT, CellReport, GameRow, GamesCsv, PairedCounts, Report, ReportError, Totals,
+    axis_column, commit_report, fixed_columns, games_columns, report_files, summary_columns,
+    write_report,
 };
 pub use report_dir::{LOCK, MARKER, RUN_TOML_HEADER, ReportDir, ReportFile, abandon_reports};
 pub use runner::{
@@ -44,7 +45,7 @@ pub use runner::{
     play_game, progress_line, run_experiment, run_experiment_with_progress, thread_pool,
     try_run_experiment,
 };
-pub use stats::{Z95, wilson};
+pub use stats::{PairedDiff, Z95, paired_difference, unpaired_difference, wilson};
 pub use strength::{
     STRENGTH_CSV_HEADER, STRENGTH_STRATEGIES, StrengthRow, measure_strength, strength_csv,
     strength_svg, thread_cpu_seconds,

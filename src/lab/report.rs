@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use super::experiment::{Experiment, key, quote};
 use super::report_dir::{RUN_TOML_HEADER, ReportDir};
-use super::stats::{Z95, wilson};
+use super::stats::{PairedDiff, Z95, paired_difference, unpaired_difference, wilson};
 use crate::game::{AxisValue, Outcome};
 use crate::policy::{Rollout, Strategy, StrategyKind};
 
@@ -30,6 +30,81 @@ pub struct Totals {
     pub lost: Vec<u64>,
     /// Sums of [`Game::metrics`](crate::Game::metrics), per metric.
     pub metrics: Vec<i64>,
+    /// The distribution of [`Game::turns`](crate::Game::turns) (turns, rounds or waves, as
+    /// the game counts them): `turn_histogram[t]` games lasted exactly `t`. Grown as needed:
+    /// its length is one more than the longest game's count (empty with no games), so equal
+    /// games give equal vectors whatever the order they were added in. Sums to `games`.
+    pub turn_histogram: Vec<u64>,
+    /// With a `[compare]` baseline: the pairs of this cell's games with the baseline cell's
+    /// games of the same index (game `i` of both cells shares its seeds). `None` without a
+    /// baseline; the baseline cell's own counts are its pairs with itself.
+    pub paired: Option<PairedCounts>,
+}
+
+/// The 2×2 table of a cell's games paired with the baseline cell's games of the same index
+/// (common random numbers): how many pairs both won, only the baseline won, only this cell
+/// won, and neither won. Exact integers; [`PairedCounts::difference`] gives the paired
+/// difference in win rate with Newcombe's interval.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PairedCounts {
+    /// Pairs where both cells won.
+    pub both: u64,
+    /// Pairs where only the baseline cell won.
+    pub only_baseline: u64,
+    /// Pairs where only this cell won.
+    pub only_cell: u64,
+    /// Pairs where neither won.
+    pub neither: u64,
+}
+
+impl PairedCounts {
+    /// Adds one pair: whether the baseline's game and this cell's game were won.
+    pub fn record(&mut self, baseline_won: bool, cell_won: bool) {
+        match (baseline_won, cell_won) {
+            (true, true) => self.both += 1,
+            (true, false) => self.only_baseline += 1,
+            (false, true) => self.only_cell += 1,
+            (false, false) => self.neither += 1,
+        }
+    }
+
+    /// Adds `other`'s counts.
+    pub fn add(&mut self, other: &PairedCounts) {
+        self.both += other.both;
+        self.only_baseline += other.only_baseline;
+        self.only_cell += other.only_cell;
+        self.neither += other.neither;
+    }
+
+    /// The number of pairs.
+    pub fn pairs(&self) -> u64 {
+        self.both + self.only_baseline + self.only_cell + self.neither
+    }
+
+    /// This cell's win rate minus the baseline's over the pairs, with Newcombe's paired
+    /// interval at `z` ([`paired_difference`]).
+    pub fn difference(&self, z: f64) -> PairedDiff {
+        paired_difference(
+            self.both,
+            self.only_baseline,
+            self.only_cell,
+            self.neither,
+            z,
+        )
+    }
+
+    /// The same difference with the unpaired interval of the same games, as if the two cells
+    /// had been played on independent seeds ([`unpaired_difference`]).
+    pub fn unpaired(&self, z: f64) -> PairedDiff {
+        let n = self.pairs();
+        unpaired_difference(
+            self.both + self.only_baseline,
+            n,
+            self.both + self.only_cell,
+            n,
+            z,
+        )
+    }
 }
 
 impl Totals {
@@ -41,6 +116,8 @@ impl Totals {
             turns: 0,
             lost: vec![0; causes],
             metrics: vec![0; metrics],
+            turn_histogram: Vec::new(),
+            paired: None,
         }
     }
 
@@ -54,6 +131,17 @@ impl Totals {
         }
         for (a, b) in self.metrics.iter_mut().zip(&other.metrics) {
             *a += b;
+        }
+        if self.turn_histogram.len() < other.turn_histogram.len() {
+            self.turn_histogram.resize(other.turn_histogram.len(), 0);
+        }
+        for (a, b) in self.turn_histogram.iter_mut().zip(&other.turn_histogram) {
+            *a += b;
+        }
+        match (&mut self.paired, &other.paired) {
+            (Some(a), Some(b)) => a.add(b),
+            (None, Some(b)) => self.paired = Some(*b),
+            _ => {}
         }
     }
 

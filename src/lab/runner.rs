@@ -432,6 +432,11 @@ impl Totals {
     fn record(&mut self, outcome: Outcome, turns: u32, metrics: &[i64]) {
         self.games += 1;
         self.turns += u64::from(turns);
+        let t = turns as usize;
+        if self.turn_histogram.len() <= t {
+            self.turn_histogram.resize(t + 1, 0);
+        }
+        self.turn_histogram[t] += 1;
         match outcome {
             Outcome::Won => self.wins += 1,
             Outcome::Lost(cause) => self.lost[cause as usize] += 1,
