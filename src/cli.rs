@@ -171,6 +171,10 @@ enum ListWhat {
         /// The game.
         game: String,
     },
+    /// The tunable values of GAME: its integer setup axes and every value of its content
+    /// file, by path (usable in [setup], [sweep], --set, calibrate and sensitivity), with the
+    /// current value and the range the game accepts.
+    Values(crate::cli_tuning::ValuesArgs),
 }
 
 /// One line for a command-line error found by clap (an unknown flag, a bad or missing value,
@@ -500,6 +504,7 @@ fn list_command(what: &ListWhat) -> Result<()> {
             let kind = game_kind(game)?;
             out = with_game!(kind, G => axes_text::<G>());
         }
+        ListWhat::Values(args) => out = crate::cli_tuning::values_command(args)?,
     }
     print_out(&out)?;
     Ok(())

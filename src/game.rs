@@ -212,6 +212,13 @@ pub trait Game: Copy + Send + Sync + PartialEq + fmt::Debug + fmt::Display + 'st
     /// setup (rift's `game`: the content's campaign games), in order (for error messages and
     /// `list axes`); empty otherwise.
     fn axis_names(setup: &Self::Setup, axis: &str) -> Vec<String>;
+    /// The text of the game's built-in content file (TOML), whose values are setup axes by
+    /// path (`monster.Demon.normal.hp`; [`crate::content::values`]); `None` for a game
+    /// without a content file. A game with one resolves its content through
+    /// [`crate::content::resolve_content`], which applies the value paths of the setup.
+    fn content_toml() -> Option<&'static str> {
+        None
+    }
 
     /// Deals, shuffles and places a new game; every draw comes from `rng` (the setup stream).
     fn new_game(setup: &Self::Setup, rng: &mut GameRng) -> Self;

@@ -21,6 +21,7 @@ mod runner;
 mod seeded;
 mod stats;
 mod strength;
+mod values;
 
 pub use bench::{
     BENCH_CSV_HEADER, BENCH_SEED, BENCH_STRATEGIES, BenchRow, Counted, Workload, WorkloadAnswer,
@@ -33,7 +34,7 @@ pub use experiment::{
 };
 pub use fit::{LogisticFit, Playouts, RIDGE, collect_playouts, fit_logistic, fitted_strategy};
 pub use plan::{Cell, Plan, PlanStrategy, PolicyFactory, StrategySource, strategy_source};
-pub use play::{play_traced, setup_from_pairs};
+pub use play::{play_traced, setup_from_pairs, setup_values_from_pairs};
 pub use report::{
     BUILD_COMMIT, CellReport, GameRow, GamesCsv, PairedCounts, Report, ReportError, Totals,
     axis_column, commit_report, fixed_columns, games_columns, report_files, summary_columns,
@@ -49,4 +50,7 @@ pub use stats::{PairedDiff, Z95, paired_difference, unpaired_difference, wilson}
 pub use strength::{
     STRENGTH_CSV_HEADER, STRENGTH_STRATEGIES, StrengthRow, measure_strength, strength_csv,
     strength_svg, thread_cpu_seconds,
+};
+pub use values::{
+    IntRange, PROBE_SPAN, Range, Tunable, accepts, content_text, probe_range, tunables, values_text,
 };
