@@ -268,7 +268,8 @@ fn slurm_array_runs_shard_k_of_n_per_task_then_the_merge_job_merges_them_in_orde
         assert_eq!(
             call.as_str(),
             format!(
-                "run tiny.toml --shard {k}/4 --out results/tiny.shards/{k} --threads 1 --quiet"
+                "run tiny.toml --shard {k}/4 --out results/tiny.shards/{k} --threads 1 --quiet \
+                 --resume"
             )
         );
     }
@@ -561,7 +562,8 @@ fn k8s_manifest_is_an_indexed_job_of_n_shards_on_a_shared_claim_and_a_merge_job(
             "\"/partials/shards/$JOB_COMPLETION_INDEX\"",
             "--threads",
             "1",
-            "--quiet"
+            "--quiet",
+            "--resume"
         ],
         "{run}"
     );
@@ -623,7 +625,7 @@ fn k8s_manifest_is_an_indexed_job_of_n_shards_on_a_shared_claim_and_a_merge_job(
         "{merge_script}"
     );
     assert!(
-        merge_script.contains("sololab merge $parts --out /partials/report"),
+        merge_script.contains("sololab merge $parts --out /partials/report --quiet"),
         "{merge_script}"
     );
 
