@@ -51,6 +51,12 @@ enum Command {
     /// Fit a leaf evaluation to playouts: regress the game's result on its features and write
     /// the weights as a strategy file.
     Fit(crate::cli_search::FitArgs),
+    /// Find the value of a setup axis or content value whose win rate brackets a target
+    /// (bisection with common random numbers, or stochastic approximation).
+    Calibrate(crate::cli_tuning::CalibrateArgs),
+    /// Rank the content values (and integer axes) by how much one step down and one step up
+    /// changes the win rate, on the same games: a CSV and a tornado chart.
+    Sensitivity(crate::cli_tuning::SensitivityArgs),
 }
 
 /// An integer in `min..=max` from the command line; the error (shown after clap's
@@ -236,6 +242,8 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::List { what } => list_command(&what),
         Command::Bench(args) => bench_command(&args),
         Command::Fit(args) => crate::cli_search::fit_command(&args, Path::new(STRATEGIES_DIR)),
+        Command::Calibrate(args) => crate::cli_tuning::calibrate_command(&args),
+        Command::Sensitivity(args) => crate::cli_tuning::sensitivity_command(&args),
     }
 }
 

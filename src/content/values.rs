@@ -187,7 +187,11 @@ fn list_value(v: &Value, path: &str, out: &mut Vec<ContentValue>) {
         out.push(ContentValue {
             path: path.to_string(),
             kind,
-            current: v.to_string().trim().to_string(),
+            current: {
+                let mut bare = v.clone();
+                bare.decor_mut().clear();
+                bare.to_string()
+            },
             value,
         })
     };
@@ -363,8 +367,9 @@ fn set_one(doc: &mut DocumentMut, path: &str, value: &AxisValue) -> Result<(), S
         }
         done.push_str(&shown);
     }
-    let Node::Value(v) = node else {
-        return Err("is a table, not a value".to_string());
+    let v = match node {
+        Node::Value(v) if !matches!(v, Value::InlineTable(_) | Value::Array(_)) => v,
+        _ => return Err("is a table or an array, not a value".to_string()),
     };
     let new = match (&*v, value) {
         (Value::Integer(_), AxisValue::Int(n)) => Value::from(*n),
@@ -376,8 +381,7 @@ fn set_one(doc: &mut DocumentMut, path: &str, value: &AxisValue) -> Result<(), S
                 Value::Integer(_) => "an integer",
                 Value::Float(_) => "a number (whole numbers only from an experiment)",
                 Value::Boolean(_) => "true or false",
-                Value::String(_) => "a name (in quotes)",
-                _ => "a table or array (not settable)",
+                _ => "a name (in quotes)",
             };
             let is = match new {
                 AxisValue::Int(_) => "an integer",
@@ -627,7 +631,9 @@ mod tests {
         let (_, m) = err("boss.hp", AxisValue::Bool(true));
         assert_eq!(m, "true is a boolean, expected an integer");
         let (_, m) = err("camp.Wolves.attack", AxisValue::Int(1));
-        assert_eq!(m, "is a table, not a value");
+        assert_eq!(m, "is a table or an array, not a value");
+        let (_, m) = err("camp.Wolves.moves", AxisValue::Int(1));
+        assert_eq!(m, "is a table or an array, not a value");
         let (_, m) = err("camp.Wolves.name", AxisValue::Name("x".into()));
         assert!(m.starts_with("no 'name' in 'camp.Wolves'"), "{m}");
         let (_, m) = err("camp..speed", AxisValue::Int(1));

@@ -11,6 +11,7 @@
 //! [`Race`](crate::games::race::Race) fixture; the CLI picks the game through the registry.
 
 mod bench;
+mod calibrate;
 mod experiment;
 mod fit;
 mod plan;
@@ -19,6 +20,7 @@ mod report;
 mod report_dir;
 mod runner;
 mod seeded;
+mod sensitivity;
 mod stats;
 mod strength;
 mod values;
@@ -27,6 +29,10 @@ pub use bench::{
     BENCH_CSV_HEADER, BENCH_SEED, BENCH_STRATEGIES, BenchRow, Counted, Workload, WorkloadAnswer,
     bench_csv, bench_games, bench_strategy, bench_table, default_workloads, play_workload,
     policy_factory, reset_steps, run_workload, sample_states, steps,
+};
+pub use calibrate::{
+    CalibrateSpec, Calibration, Method, PROBES_CSV_HEADER, Probe, SA_STEPS, calibrate,
+    calibration_svg, probes_csv,
 };
 pub use experiment::{
     ErrorKind, Experiment, ExperimentError, Location, MAX_CELLS, MAX_GAMES_PER_CELL, MAX_SEED,
@@ -46,11 +52,16 @@ pub use runner::{
     play_game, progress_line, run_experiment, run_experiment_with_progress, thread_pool,
     try_run_experiment,
 };
+pub use sensitivity::{
+    SENSITIVITY_CSV_HEADER, Sensitivity, SensitivityRow, Side, paired, play_wins, sensitivity,
+    sensitivity_csv, tornado_svg,
+};
 pub use stats::{PairedDiff, Z95, paired_difference, unpaired_difference, wilson};
 pub use strength::{
     STRENGTH_CSV_HEADER, STRENGTH_STRATEGIES, StrengthRow, measure_strength, strength_csv,
     strength_svg, thread_cpu_seconds,
 };
 pub use values::{
-    IntRange, PROBE_SPAN, Range, Tunable, accepts, content_text, probe_range, tunables, values_text,
+    IntRange, PROBE_SPAN, Range, Tunable, accepts, content_text, probe_range, sensitivity_tunables,
+    tunables, values_text,
 };

@@ -252,3 +252,33 @@ pub fn values_text(tunables: &[Tunable]) -> String {
     }
     out
 }
+
+/// The tunables sensitivity moves: `only` (each must be a whole number), or every whole-number
+/// tunable of [`tunables`] whose range has room for a step either way.
+///
+/// # Errors
+/// Those of [`tunables`], or a named value that is not a whole number.
+pub fn sensitivity_tunables<G: Game>(
+    base: &SetupValues,
+    only: Option<&[String]>,
+) -> Result<Vec<Tunable>, SetupError> {
+    let all = tunables::<G>(base, only)?;
+    if only.is_some() {
+        if let Some(t) = all.iter().find(|t| t.int().is_none()) {
+            return Err(SetupError(format!(
+                "'{}': a {} value, not a whole number",
+                t.path, t.range
+            )));
+        }
+        return Ok(all);
+    }
+    Ok(all
+        .into_iter()
+        .filter(|t| match (&t.range, t.int()) {
+            (Range::Int(r), Some(v)) => {
+                r.lo.is_none_or(|lo| lo < v) || r.hi.is_none_or(|hi| hi > v)
+            }
+            _ => false,
+        })
+        .collect())
+}
