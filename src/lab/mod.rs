@@ -13,6 +13,8 @@
 mod bench;
 mod experiment;
 mod fit;
+mod merge;
+mod partial;
 mod plan;
 mod play;
 mod report;
@@ -20,6 +22,7 @@ mod report_dir;
 mod runner;
 mod stats;
 mod strength;
+mod work;
 
 pub use bench::{
     BENCH_CSV_HEADER, BENCH_SEED, BENCH_STRATEGIES, BenchRow, Counted, Workload, WorkloadAnswer,
@@ -31,21 +34,24 @@ pub use experiment::{
     MAX_TOTAL_GAMES, experiment_names, find_experiment,
 };
 pub use fit::{LogisticFit, Playouts, RIDGE, collect_playouts, fit_logistic, fitted_strategy};
+pub use merge::{Merged, PARTIAL_FILE, commit_merged, merge_partials};
+pub use partial::{ChunkRecord, PARTIAL_FORMAT, Partial, RunIdentity, TotalsRecord};
 pub use plan::{Cell, Plan, PlanStrategy, PolicyFactory, StrategySource, strategy_source};
 pub use play::{play_traced, setup_from_pairs};
 pub use report::{
     BUILD_COMMIT, CellReport, GameRow, GamesCsv, PairedCounts, Report, ReportError, Totals,
-    axis_column, commit_report, fixed_columns, games_columns, report_files, summary_columns,
-    write_report,
+    axis_column, commit_report, fixed_columns, games_columns, report_files, report_files_of,
+    summary_columns, write_report,
 };
-pub use report_dir::{LOCK, MARKER, RUN_TOML_HEADER, ReportDir, ReportFile, abandon_reports};
+pub use report_dir::{LOCK, MARKER, RUN_TOML_HEADER, ReportDir, ReportFile, WORK, abandon_reports};
 pub use runner::{
-    MAX_THREADS, NoProgress, Progress, RAW_CHUNK, RowSink, RunError, RunOptions, blank_report,
-    play_game, progress_line, run_experiment, run_experiment_with_progress, thread_pool,
-    try_run_experiment,
+    CHUNK_GAMES, Chunk, ChunkStore, MAX_THREADS, NoProgress, NoStore, Progress, RAW_CHUNK, RowSink,
+    RunError, RunOptions, Shard, blank_report, meets_precision, play_game, progress_line,
+    run_experiment, run_experiment_with_progress, thread_pool, try_run_experiment, try_run_shard,
 };
 pub use stats::{PairedDiff, Z95, paired_difference, unpaired_difference, wilson};
 pub use strength::{
     STRENGTH_CSV_HEADER, STRENGTH_STRATEGIES, StrengthRow, measure_strength, strength_csv,
     strength_svg, thread_cpu_seconds,
 };
+pub use work::WorkArea;
