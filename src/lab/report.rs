@@ -485,6 +485,12 @@ impl Report {
     /// file, or `"built in"`) and full definition: `kind`, its parameters and its weights per
     /// game.
     pub fn run_toml(&self) -> String {
+        self.run_toml_with(&self.definition_toml())
+    }
+
+    /// `run.toml` with `definition` (the [`Report::definition_toml`] of the run it reports,
+    /// such as the one a shard recorded) in place of this report's own.
+    pub fn run_toml_with(&self, definition: &str) -> String {
         let mut s = format!(
             "{RUN_TOML_HEADER}\n\
              # the strategies as loaded; with the version, summary.csv depends on them alone.\n\n\
@@ -497,12 +503,143 @@ impl Report {
         s.push_str(&format!("games_per_s = {:.1}\n", self.games_per_s()));
         s.push_str(&format!("games = {}\n", self.total_games()));
         s.push_str(&format!("cells = {}\n\n", self.cells.len()));
-        s.push_str(&self.experiment.to_toml_table(Some("experiment")));
+        s.push_str(&self.precision_toml());
+        s.push_str(definition);
+        s
+    }
+
+    /// What was run, the part of `run.toml` that does not depend on the machine: the
+    /// experiment as run under `[experiment]` and each strategy's origin and definition under
+    /// `[strategies.<name>]`. Shards of one run record the same text, and `merge` compares it.
+    pub fn definition_toml(&self) -> String {
+        let mut s = self.experiment.to_toml_table(Some("experiment"));
         for (name, definition) in &self.strategies {
             s.push('\n');
             s.push_str(&strategy_toml(name, definition.as_ref()));
         }
         s
+    }
+
+    /// `[precision]` of `run.toml` when the experiment has a precision target (else empty):
+    /// `target`, `max_games`, `met` (every cell met it), and per cell in `summary.csv`'s row
+    /// order `games_needed` (the games it played: batches until it met the target or reached
+    /// `max_games`) and `cell_met`.
+    pub fn precision_toml(&self) -> String {
+        let (Some(target), Some(most)) = (self.experiment.precision, self.experiment.max_games)
+        else {
+            return String::new();
+        };
+        let met: Vec<bool> = self
+            .cells
+            .iter()
+            .map(|c| super::meets_precision(&c.totals, target))
+            .collect();
+        let games: Vec<String> = self
+            .cells
+            .iter()
+            .map(|c| c.totals.games.to_string())
+            .collect();
+        let shown: Vec<String> = met.iter().map(|m| m.to_string()).collect();
+        format!(
+            "[precision]\ntarget = {}\nmax_games = {most}\nmet = {}\ngames_needed = [{}]\n\
+             cell_met = [{}]\n\n",
+            toml::Value::Float(target),
+            met.iter().all(|&m| m),
+            games.join(", "),
+            shown.join(", ")
+        )
+    }
+
+    /// The header of `pairs.csv` ([`Report::pairs_csv`]).
+    pub fn pairs_header(&self) -> Vec<String> {
+        let mut h: Vec<String> = ["experiment", "game", "strategy"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        h.extend(self.axis_columns());
+        h.extend(
+            [
+                "baseline",
+                "pairs",
+                "both_won",
+                "only_baseline_won",
+                "only_cell_won",
+                "neither_won",
+                "baseline_win_rate",
+                "win_rate",
+                "diff",
+                "ci_low",
+                "ci_high",
+                "unpaired_ci_low",
+                "unpaired_ci_high",
+                "variance_reduction",
+                "games_saved",
+            ]
+            .iter()
+            .map(|s| s.to_string()),
+        );
+        h
+    }
+
+    /// `pairs.csv`, when the experiment has a `[compare]` baseline: one row per cell other
+    /// than the baseline, with its games paired with the baseline's games of the same index
+    /// ([`PairedCounts`]): the counts, both win rates over the pairs, `diff` (this cell's
+    /// win rate minus the baseline's) with Newcombe's paired 95% interval (`ci_low`,
+    /// `ci_high`), the unpaired 95% interval of the same games (`unpaired_ci_*`, as if the
+    /// cells had independent seeds), `variance_reduction` = 1 - (paired width / unpaired
+    /// width)², and `games_saved`: how many more games per cell an unpaired comparison would
+    /// need for an interval as narrow (pairs × (unpaired width / paired width)² - pairs,
+    /// rounded). `baseline` names the baseline cell (`strategy=greedy ruins=3`).
+    pub fn pairs_csv(&self) -> Option<String> {
+        let b = self.experiment.baseline_cell()?;
+        let base = self.cells.get(b)?;
+        let mut name = vec![format!("strategy={}", base.strategy)];
+        for (axis, v) in self.axes.iter().zip(&base.values) {
+            name.push(format!("{axis}={v}"));
+        }
+        let name = name.join(" ");
+        let mut rows = vec![self.pairs_header()];
+        for (c, cell) in self.cells.iter().enumerate() {
+            if c == b {
+                continue;
+            }
+            let p = cell.totals.paired.unwrap_or_default();
+            let n = p.pairs();
+            let paired = p.difference(Z95);
+            let unpaired = p.unpaired(Z95);
+            let (wp, wu) = (paired.hi - paired.lo, unpaired.hi - unpaired.lo);
+            let (reduction, saved) = if wp > 0.0 && n > 0 {
+                let r = (wu / wp).powi(2);
+                (1.0 - 1.0 / r, (n as f64 * r - n as f64).round())
+            } else {
+                (0.0, 0.0)
+            };
+            let mut row = vec![
+                self.experiment.name.clone(),
+                self.game.to_string(),
+                cell.strategy.clone(),
+            ];
+            row.extend(cell.values.iter().map(|v| v.to_string()));
+            row.extend([
+                name.clone(),
+                n.to_string(),
+                p.both.to_string(),
+                p.only_baseline.to_string(),
+                p.only_cell.to_string(),
+                p.neither.to_string(),
+                f4(ratio((p.both + p.only_baseline) as f64, n)),
+                f4(ratio((p.both + p.only_cell) as f64, n)),
+                f4(paired.diff),
+                f4(paired.lo),
+                f4(paired.hi),
+                f4(unpaired.lo),
+                f4(unpaired.hi),
+                f4(reduction),
+                format!("{saved:.0}"),
+            ]);
+            rows.push(row);
+        }
+        Some(csv_string(rows))
     }
 
     /// A readable, aligned table of the summary for the terminal.
@@ -689,6 +826,16 @@ pub fn report_files(raw: bool) -> Vec<&'static str> {
     files
 }
 
+/// The files of `report`'s folder: [`report_files`] and `pairs.csv` with a `[compare]`
+/// baseline.
+pub fn report_files_of(experiment: &Experiment, raw: bool) -> Vec<&'static str> {
+    let mut files = report_files(raw);
+    if experiment.baseline.is_some() {
+        files.push("pairs.csv");
+    }
+    files
+}
+
 /// Writes `summary.csv`, `run.toml` and, when the report kept its games in memory,
 /// `games.csv` into `dir` (which may already hold a streamed `games.csv`), and commits it:
 /// the folder then holds this report alone. Returns the files written.
@@ -698,6 +845,9 @@ pub fn report_files(raw: bool) -> Vec<&'static str> {
 pub fn commit_report(report: &Report, mut dir: ReportDir) -> Result<Vec<PathBuf>, ReportError> {
     dir.write("summary.csv", &report.summary_csv())?;
     dir.write("run.toml", &report.run_toml())?;
+    if let Some(csv) = report.pairs_csv() {
+        dir.write("pairs.csv", &csv)?;
+    }
     if let Some(csv) = report.games_csv() {
         dir.write("games.csv", &csv)?;
     }
@@ -711,6 +861,6 @@ pub fn commit_report(report: &Report, mut dir: ReportDir) -> Result<Vec<PathBuf>
 /// # Errors
 /// As [`ReportDir::open`] and [`commit_report`]; the previous report is then left as it was.
 pub fn write_report(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, ReportError> {
-    let files = report_files(report.rows.is_some());
+    let files = report_files_of(&report.experiment, report.rows.is_some());
     commit_report(report, ReportDir::open(dir, &files)?)
 }
