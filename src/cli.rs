@@ -51,6 +51,29 @@ enum Command {
     /// Fit a leaf evaluation to playouts: regress the game's result on its features and write
     /// the weights as a strategy file.
     Fit(crate::cli_search::FitArgs),
+    /// Find the value of a setup axis or content value whose win rate brackets a target
+    /// (bisection with common random numbers, or stochastic approximation).
+    Calibrate(crate::cli_tuning::CalibrateArgs),
+    /// Rank the content values (and integer axes) by how much one step down and one step up
+    /// changes the win rate, on the same games: a CSV and a tornado chart.
+    Sensitivity(crate::cli_tuning::SensitivityArgs),
+    /// Combine the partial reports of a run's shards (`run --shard K/N`) into the report of the
+    /// whole run, byte-identical to an unsharded run's summary.csv.
+    Merge(MergeArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct MergeArgs {
+    /// The shards' report folders (each holds partial.toml), in any order: all N shards of
+    /// one run, each once.
+    #[arg(required = true)]
+    dirs: Vec<PathBuf>,
+    /// The merged report's folder.
+    #[arg(long)]
+    out: PathBuf,
+    /// No summary line on stderr.
+    #[arg(long)]
+    quiet: bool,
 }
 
 /// An integer in `min..=max` from the command line; the error (shown after clap's
@@ -136,6 +159,21 @@ struct RunArgs {
     /// No progress on stderr.
     #[arg(long)]
     quiet: bool,
+    /// Play only shard K of N (K is 0-based, 0..N: a Slurm array task id or a Kubernetes
+    /// completion index as it is): the games whose index is K modulo N, in every cell. Writes
+    /// partial.toml (exact totals) to --out (default results/<name>-shard-K-of-N); combine
+    /// the shards with `sololab merge`.
+    #[arg(long, value_name = "K/N", value_parser = shard_arg, allow_hyphen_values = true)]
+    shard: Option<lab::Shard>,
+    /// Continue an interrupted run into the same --out: its finished chunks (in
+    /// <out>/.sololab-work) are not played again; the report is the same as an uninterrupted
+    /// run's. Without an interrupted run, starts afresh.
+    #[arg(long)]
+    resume: bool,
+}
+
+fn shard_arg(text: &str) -> Result<lab::Shard, String> {
+    lab::Shard::parse(text)
 }
 
 #[derive(clap::Args, Debug)]
@@ -171,6 +209,10 @@ enum ListWhat {
         /// The game.
         game: String,
     },
+    /// The tunable values of GAME: its integer setup axes and every value of its content
+    /// file, by path (usable in [setup], [sweep], --set, calibrate and sensitivity), with the
+    /// current value and the range the game accepts.
+    Values(crate::cli_tuning::ValuesArgs),
 }
 
 /// One line for a command-line error found by clap (an unknown flag, a bad or missing value,
@@ -232,6 +274,9 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::List { what } => list_command(&what),
         Command::Bench(args) => bench_command(&args),
         Command::Fit(args) => crate::cli_search::fit_command(&args, Path::new(STRATEGIES_DIR)),
+        Command::Calibrate(args) => crate::cli_tuning::calibrate_command(&args),
+        Command::Sensitivity(args) => crate::cli_tuning::sensitivity_command(&args),
+        Command::Merge(args) => merge_command(&args),
     }
 }
 
@@ -262,10 +307,27 @@ fn run_typed<G: Game>(experiment: Experiment, args: &RunArgs) -> Result<()> {
     let plan = Plan::<G>::new(experiment, |name| {
         lab::strategy_source::<G>(name, Path::new(STRATEGIES_DIR))
     })?;
-    let out = args
-        .out
-        .clone()
-        .unwrap_or_else(|| Path::new(RESULTS_DIR).join(&plan.experiment.name));
+    let e = &plan.experiment;
+    if args.raw && (args.shard.is_some() || args.resume) {
+        anyhow::bail!(
+            "--raw cannot be combined with --shard or --resume (games.csv is written in cell \
+             order, not in chunks)"
+        );
+    }
+    if e.precision.is_some() && (args.raw || args.shard.is_some()) {
+        anyhow::bail!(
+            "{}: a precision target cannot be combined with --raw or --shard (its batches \
+             depend on every game before them)",
+            e.path()
+        );
+    }
+    let shard = args.shard.unwrap_or(lab::Shard::WHOLE);
+    let out = args.out.clone().unwrap_or_else(|| match args.shard {
+        Some(s) => {
+            Path::new(RESULTS_DIR).join(format!("{}-shard-{}-of-{}", e.name, s.index, s.count))
+        }
+        None => Path::new(RESULTS_DIR).join(&e.name),
+    });
     let options = RunOptions {
         threads: args.threads as usize,
         raw: args.raw,
@@ -273,7 +335,12 @@ fn run_typed<G: Game>(experiment: Experiment, args: &RunArgs) -> Result<()> {
     // A signal (Ctrl-C, kill) removes what the run created and leaves the previous report.
     handle_signals()?;
     // Every path the run writes is checked (and the folder locked) before the first game.
-    let mut dir = ReportDir::open(&out, &lab::report_files(args.raw))?;
+    let files = if args.shard.is_some() {
+        vec![lab::PARTIAL_FILE]
+    } else {
+        lab::report_files_of(e, args.raw)
+    };
+    let mut dir = ReportDir::open(&out, &files)?;
     let progress: Box<dyn Progress> = if args.quiet {
         Box::new(lab::NoProgress)
     } else if std::io::stderr().is_terminal() {
@@ -281,6 +348,41 @@ fn run_typed<G: Game>(experiment: Experiment, args: &RunArgs) -> Result<()> {
     } else {
         Box::new(Lines::new())
     };
+    if !args.raw {
+        let blank = lab::blank_report(&plan);
+        let identity = lab::RunIdentity::new(&blank, shard);
+        let (causes, metrics) = (G::loss_causes().len(), G::metric_names().len());
+        let mut work = lab::WorkArea::open(&out, identity, causes, metrics, args.resume)
+            .map_err(anyhow::Error::msg)?;
+        set_resume_hint(work.path());
+        let report = lab::try_run_shard(&plan, &options, shard, progress.as_ref(), &mut work)?;
+        if work.resumed > 0 {
+            warn(&format!(
+                "sololab: resumed: {} finished chunks taken from {}",
+                work.resumed,
+                work.path().display()
+            ));
+        }
+        if args.shard.is_some() {
+            dir.write(
+                lab::PARTIAL_FILE,
+                &lab::Partial::of(&report, shard).to_toml(),
+            )?;
+            let written = dir.commit()?;
+            if !args.quiet {
+                warn(&format!(
+                    "shard {shard}: {} games in {:.2} s; wrote {}; combine all {} shards with \
+                     `sololab merge`",
+                    report.total_games(),
+                    report.wall_s,
+                    shown_paths(&written),
+                    shard.count
+                ));
+            }
+            return Ok(());
+        }
+        return finish_run(&report, dir, &out, args);
+    }
     let report = if args.raw {
         let file = dir.create("games.csv")?;
         let shown = file.path().to_path_buf();
@@ -299,7 +401,43 @@ fn run_typed<G: Game>(experiment: Experiment, args: &RunArgs) -> Result<()> {
     } else {
         lab::try_run_experiment(&plan, &options, progress.as_ref(), &mut Vec::new())?
     };
-    let written = lab::commit_report(&report, dir)?;
+    finish_run(&report, dir, &out, args)
+}
+
+/// The paths, comma-separated.
+fn shown_paths(paths: &[PathBuf]) -> String {
+    paths
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `sololab merge`: the shards' partials checked and combined, written as one report.
+fn merge_command(args: &MergeArgs) -> Result<()> {
+    let merged = lab::merge_partials(&args.dirs).map_err(anyhow::Error::msg)?;
+    let files = lab::report_files_of(&merged.report.experiment, false);
+    let dir = ReportDir::open(&args.out, &files)?;
+    let written = lab::commit_merged(&merged, dir)?;
+    let table = merged.report.table();
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout
+        .write_all(table.as_bytes())
+        .and_then(|()| stdout.flush());
+    if !args.quiet {
+        warn(&format!(
+            "merged {} shards: {} games; wrote {}",
+            merged.shards,
+            merged.report.total_games(),
+            shown_paths(&written)
+        ));
+    }
+    Ok(())
+}
+
+/// Writes a finished run's report, prints its table and the summary line.
+fn finish_run(report: &lab::Report, dir: ReportDir, out: &Path, args: &RunArgs) -> Result<()> {
+    let written = lab::commit_report(report, dir)?;
     // The report is written: a closed or full standard output no longer makes this an error.
     let table = report.table();
     let mut stdout = std::io::stdout().lock();
@@ -336,6 +474,39 @@ fn warn(line: &str) {
     let _ = writeln!(std::io::stderr().lock(), "{line}");
 }
 
+/// What the signal handler adds to its line when the run keeps its finished chunks: where, and
+/// the command that resumes the run.
+static RESUME_HINT: Mutex<Option<String>> = Mutex::new(None);
+
+/// Records the resume hint for the signal handler: the work area and this command line with
+/// `--resume`.
+fn set_resume_hint(work: &Path) {
+    let quote = |a: String| {
+        if !a.is_empty()
+            && a.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c))
+        {
+            a
+        } else {
+            format!("'{}'", a.replace('\'', r"'\''"))
+        }
+    };
+    let mut words: Vec<String> = std::env::args_os()
+        .map(|a| quote(a.to_string_lossy().into_owned()))
+        .collect();
+    if let Some(first) = words.first_mut() {
+        *first = "sololab".into();
+    }
+    if !words.iter().any(|w| w == "--resume") {
+        words.push("--resume".into());
+    }
+    *RESUME_HINT.lock().unwrap_or_else(|e| e.into_inner()) = Some(format!(
+        "; the finished games are kept in {}: resume with `{}`",
+        work.display(),
+        words.join(" ")
+    ));
+}
+
 /// Starts a thread that, on SIGINT, SIGTERM or SIGHUP, removes what the open report folders
 /// created ([`lab::abandon_reports`]) and ends the process with status 128 + the signal.
 fn handle_signals() -> Result<()> {
@@ -348,8 +519,12 @@ fn handle_signals() -> Result<()> {
         .spawn(move || {
             if let Some(signal) = signals.forever().next() {
                 lab::abandon_reports();
+                let hint = RESUME_HINT
+                    .lock()
+                    .map(|h| h.clone().unwrap_or_default())
+                    .unwrap_or_default();
                 warn(&format!(
-                    "sololab: interrupted by signal {signal}; the report folder is as it was"
+                    "sololab: interrupted by signal {signal}; the report folder is as it was{hint}"
                 ));
                 std::process::exit(128 + signal);
             }
@@ -380,7 +555,9 @@ impl Bar {
 }
 
 impl Progress for Bar {
-    fn update(&self, done: u64, _total: u64) {
+    fn update(&self, done: u64, total: u64) {
+        // The runner's total: a shard's games, or a precision run's most games.
+        self.0.set_length(total);
         self.0.set_position(done);
     }
     fn finish(&self, _done: u64, _total: u64) {
@@ -500,6 +677,7 @@ fn list_command(what: &ListWhat) -> Result<()> {
             let kind = game_kind(game)?;
             out = with_game!(kind, G => axes_text::<G>());
         }
+        ListWhat::Values(args) => out = crate::cli_tuning::values_command(args)?,
     }
     print_out(&out)?;
     Ok(())

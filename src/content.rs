@@ -38,6 +38,11 @@ use toml::de::{DeTable, DeValue};
 
 use crate::game::SetupError;
 
+pub mod values;
+pub use values::{
+    ContentValue, ValueKind, content_values, is_value_path, resolve_content, set_values,
+};
+
 /// One step of a [`FieldPath`]: a key of a table or a 0-based index into an array.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum PathSeg {

@@ -31,6 +31,30 @@ impl Outcome {
     pub const fn is_win(self) -> bool {
         matches!(self, Outcome::Won)
     }
+
+    /// Decodes the one-byte result every game keeps in its state: `0` still running, `1` won,
+    /// `2 + k` lost by cause `k` (the index in [`Game::loss_causes`]); the inverse of
+    /// [`Outcome::code`].
+    #[inline]
+    pub const fn from_code(code: u8) -> Option<Outcome> {
+        match code {
+            0 => None,
+            1 => Some(Outcome::Won),
+            r => Some(Outcome::Lost(r - 2)),
+        }
+    }
+
+    /// The one-byte code of this outcome (`1` won, `2 + k` lost by cause `k`; `k` below 254).
+    ///
+    /// # Panics
+    /// In debug builds, on a cause index above 253 (no game declares that many causes).
+    #[inline]
+    pub const fn code(self) -> u8 {
+        match self {
+            Outcome::Won => 1,
+            Outcome::Lost(k) => k + 2,
+        }
+    }
 }
 
 /// A value of one setup axis, as read from an experiment file or `--set KEY=VALUE`.
@@ -188,6 +212,13 @@ pub trait Game: Copy + Send + Sync + PartialEq + fmt::Debug + fmt::Display + 'st
     /// setup (rift's `game`: the content's campaign games), in order (for error messages and
     /// `list axes`); empty otherwise.
     fn axis_names(setup: &Self::Setup, axis: &str) -> Vec<String>;
+    /// The text of the game's built-in content file (TOML), whose values are setup axes by
+    /// path (`monster.Demon.normal.hp`; [`crate::content::values`]); `None` for a game
+    /// without a content file. A game with one resolves its content through
+    /// [`crate::content::resolve_content`], which applies the value paths of the setup.
+    fn content_toml() -> Option<&'static str> {
+        None
+    }
 
     /// Deals, shuffles and places a new game; every draw comes from `rng` (the setup stream).
     fn new_game(setup: &Self::Setup, rng: &mut GameRng) -> Self;

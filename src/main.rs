@@ -6,6 +6,7 @@
 
 mod cli;
 mod cli_search;
+mod cli_tuning;
 
 use std::io::Write;
 use std::process::ExitCode;

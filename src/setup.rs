@@ -110,13 +110,17 @@ impl<'a> AxisReader<'a> {
     ///
     /// # Errors
     /// `unknown axis 'KEY' for game 'GAME' (valid: ...)` when `values` names an axis the game
-    /// does not declare.
+    /// does not declare. Content value paths (keys with a dot or a bracket,
+    /// [`crate::content::values`]) are not axes: the game's content loading reads them.
     pub fn new(
         game: &str,
         axes: &'static [Axis],
         values: &'a SetupValues,
     ) -> Result<AxisReader<'a>, SetupError> {
-        if let Some(k) = values.keys().find(|k| !axes.iter().any(|a| a.name == *k)) {
+        if let Some(k) = values
+            .keys()
+            .find(|k| !axes.iter().any(|a| a.name == *k) && !crate::content::is_value_path(k))
+        {
             let names: Vec<&str> = axes.iter().map(|a| a.name).collect();
             return Err(SetupError(format!(
                 "unknown axis '{k}' for game '{game}' (valid: {})",

@@ -196,6 +196,16 @@ struct RawExperiment {
     setup: BTreeMap<Spanned<String>, Spanned<toml::Value>>,
     #[serde(default)]
     sweep: BTreeMap<Spanned<String>, Spanned<Vec<Spanned<toml::Value>>>>,
+    precision: Option<Spanned<f64>>,
+    max_games: Option<Spanned<i64>>,
+    compare: Option<RawCompare>,
+}
+
+/// `[compare]`: the baseline cell of the paired comparisons.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCompare {
+    baseline: Spanned<BTreeMap<Spanned<String>, Spanned<toml::Value>>>,
 }
 
 /// Byte ranges of the values in the file, for error locations.
@@ -208,6 +218,8 @@ struct Spans {
     setup: Vec<(Range<usize>, Range<usize>)>,
     /// Per `[sweep]` axis: key and each value.
     sweep: Vec<(Range<usize>, Vec<Range<usize>>)>,
+    precision: Option<Range<usize>>,
+    max_games: Option<Range<usize>>,
 }
 
 /// An experiment, read and checked for everything that does not need the game type: the
@@ -240,6 +252,19 @@ pub struct Experiment {
     pub setup: Vec<(String, AxisValue)>,
     /// Sweep axes and their values, in file order.
     pub sweep: Vec<(String, Vec<AxisValue>)>,
+    /// `precision = 0.01`: the largest Wilson 95% half-width allowed in any cell. With it,
+    /// `games` is the batch size: every cell still above the target plays another batch
+    /// (game indices `b*games..(b+1)*games`), until it meets the target or reaches
+    /// [`Experiment::max_games`]. In `0.0001..=0.5`; given together with `max_games`.
+    pub precision: Option<f64>,
+    /// `max_games`: the most games a cell plays under a [`precision`](Experiment::precision)
+    /// target (at least `games`; the last batch is cut there).
+    pub max_games: Option<u64>,
+    /// `[compare] baseline = { strategy = "greedy", ruins = 3 }`: the values naming the
+    /// baseline cell of the paired comparisons, in file order (`strategy` or sweep axes; an
+    /// axis with one value, or the only strategy, may be left out). Checked to name exactly one
+    /// cell; [`Experiment::baseline_cell`] gives its index.
+    pub baseline: Option<Vec<(String, AxisValue)>>,
     path: String,
     text: String,
     spans: Spans,
@@ -317,6 +342,9 @@ impl Experiment {
             seed: 0,
             setup: Vec::new(),
             sweep: Vec::new(),
+            precision: None,
+            max_games: None,
+            baseline: None,
             path: path.to_string(),
             text: text.to_string(),
             spans: Spans::default(),
@@ -439,8 +467,151 @@ impl Experiment {
             exp.sweep.push((axis.clone(), parsed));
             exp.spans.sweep.push((key.span(), spans));
         }
+        exp.parse_precision(raw.precision, raw.max_games)?;
+        if let Some(compare) = raw.compare {
+            exp.parse_baseline(compare.baseline)?;
+        }
         exp.check_size()?;
         Ok(exp)
+    }
+
+    fn parse_precision(
+        &mut self,
+        precision: Option<Spanned<f64>>,
+        max_games: Option<Spanned<i64>>,
+    ) -> Result<(), ExperimentError> {
+        match (precision, max_games) {
+            (None, None) => Ok(()),
+            (Some(p), None) => Err(self.error(
+                Some(p.span()),
+                ErrorKind::Invalid(
+                    "precision needs max_games (the most games a cell may play)".into(),
+                ),
+            )),
+            (None, Some(m)) => Err(self.error(
+                Some(m.span()),
+                ErrorKind::Invalid("max_games is only used with precision".into()),
+            )),
+            (Some(p), Some(m)) => {
+                let target = *p.get_ref();
+                if !(0.0001..=0.5).contains(&target) {
+                    return Err(self.error(
+                        Some(p.span()),
+                        ErrorKind::Invalid(format!(
+                            "precision = {target}: the largest Wilson half-width must be in \
+                             0.0001..=0.5"
+                        )),
+                    ));
+                }
+                let most = *m.get_ref();
+                if most < 1 {
+                    return Err(self.error(
+                        Some(m.span()),
+                        ErrorKind::Invalid(format!("max_games = {most}: must be at least 1")),
+                    ));
+                }
+                self.precision = Some(target);
+                self.max_games = Some(most as u64);
+                self.spans.precision = Some(p.span());
+                self.spans.max_games = Some(m.span());
+                Ok(())
+            }
+        }
+    }
+
+    fn parse_baseline(
+        &mut self,
+        baseline: Spanned<BTreeMap<Spanned<String>, Spanned<toml::Value>>>,
+    ) -> Result<(), ExperimentError> {
+        let at = baseline.span();
+        let mut entries: Vec<_> = baseline.into_inner().into_iter().collect();
+        entries.sort_by_key(|(k, _)| k.span().start);
+        let mut values = Vec::new();
+        for (key, item) in entries {
+            let name = key.get_ref();
+            let v = self.axis_value(name, &item)?;
+            let allowed: Vec<AxisValue> = if name == "strategy" {
+                self.strategies
+                    .iter()
+                    .map(|s| AxisValue::Name(s.clone()))
+                    .collect()
+            } else if let Some((_, vs)) = self.sweep.iter().find(|(a, _)| a == name) {
+                vs.clone()
+            } else {
+                let mut valid = vec!["strategy".to_string()];
+                valid.extend(self.sweep.iter().map(|(a, _)| a.clone()));
+                return Err(self.error(
+                    Some(key.span()),
+                    ErrorKind::Invalid(format!(
+                        "[compare] baseline: '{name}' is not the strategy or a sweep axis \
+                         (valid: {})",
+                        valid.join(", ")
+                    )),
+                ));
+            };
+            if !allowed.contains(&v) {
+                let listed: Vec<String> = allowed.iter().map(value).collect();
+                return Err(self.error(
+                    Some(item.span()),
+                    ErrorKind::Invalid(format!(
+                        "[compare] baseline: {name} = {} is not one of the experiment's \
+                         values ({})",
+                        value(&v),
+                        listed.join(", ")
+                    )),
+                ));
+            }
+            values.push((name.clone(), v));
+        }
+        let given = |name: &str| values.iter().any(|(k, _)| k == name);
+        let mut missing = Vec::new();
+        if self.strategies.len() > 1 && !given("strategy") {
+            missing.push("strategy".to_string());
+        }
+        for (axis, vs) in &self.sweep {
+            if vs.len() > 1 && !given(axis) {
+                missing.push(axis.clone());
+            }
+        }
+        if !missing.is_empty() {
+            return Err(self.error(
+                Some(at),
+                ErrorKind::Invalid(format!(
+                    "[compare] baseline names more than one cell: give {}",
+                    missing.join(", ")
+                )),
+            ));
+        }
+        self.baseline = Some(values);
+        Ok(())
+    }
+
+    /// The index of the `[compare]` baseline cell in plan order (strategy first, then the
+    /// sweep values with the first axis slowest), or `None` without `[compare]`.
+    pub fn baseline_cell(&self) -> Option<usize> {
+        let baseline = self.baseline.as_ref()?;
+        let pick = |name: &str, values: &[AxisValue]| -> usize {
+            baseline
+                .iter()
+                .find(|(k, _)| k == name)
+                .and_then(|(_, v)| values.iter().position(|x| x == v))
+                .unwrap_or(0)
+        };
+        let names: Vec<AxisValue> = self
+            .strategies
+            .iter()
+            .map(|s| AxisValue::Name(s.clone()))
+            .collect();
+        let mut index = pick("strategy", &names);
+        for (axis, vs) in &self.sweep {
+            index = index * vs.len() + pick(axis, vs);
+        }
+        Some(index)
+    }
+
+    /// The most games a cell may play: `max_games` under a precision target, else `games`.
+    pub fn games_cap(&self) -> u64 {
+        self.max_games.unwrap_or(self.games)
     }
 
     /// Overrides the games per cell (`--games`), checked like the file's `games`; errors about
@@ -518,6 +689,26 @@ impl Experiment {
                 "at most {MAX_GAMES_PER_CELL} games per cell"
             )));
         }
+        if let Some(most) = self.max_games {
+            let at = self.spans.max_games.clone();
+            if most < games {
+                return Err(self.error(
+                    at,
+                    ErrorKind::Invalid(format!(
+                        "max_games = {most} is below games = {games} (the batch size)"
+                    )),
+                ));
+            }
+            if most > MAX_GAMES_PER_CELL {
+                return Err(self.error(
+                    at,
+                    ErrorKind::Invalid(format!(
+                        "max_games = {most}: at most {MAX_GAMES_PER_CELL} games per cell"
+                    )),
+                ));
+            }
+        }
+        let games = self.games_cap();
         let cells = self.checked_cell_count().filter(|&c| c <= MAX_CELLS);
         let Some(cells) = cells else {
             return Err(self.error(
@@ -672,6 +863,10 @@ impl Experiment {
         s.push_str(&format!("strategies = [{}]\n", strategies.join(", ")));
         s.push_str(&format!("games = {}\n", self.games));
         s.push_str(&format!("seed = {}\n", self.seed));
+        if let (Some(p), Some(m)) = (self.precision, self.max_games) {
+            s.push_str(&format!("precision = {}\n", toml::Value::Float(p)));
+            s.push_str(&format!("max_games = {m}\n"));
+        }
         s.push_str(&format!("\n{}\n", sub("setup")));
         for (k, v) in &self.setup {
             s.push_str(&format!("{} = {}\n", key(k), value(v)));
@@ -680,6 +875,14 @@ impl Experiment {
         for (k, vs) in &self.sweep {
             let vs: Vec<String> = vs.iter().map(value).collect();
             s.push_str(&format!("{} = [{}]\n", key(k), vs.join(", ")));
+        }
+        if let Some(baseline) = &self.baseline {
+            let pairs: Vec<String> = baseline
+                .iter()
+                .map(|(k, v)| format!("{} = {}", key(k), value(v)))
+                .collect();
+            s.push_str(&format!("\n{}\n", sub("compare")));
+            s.push_str(&format!("baseline = {{ {} }}\n", pairs.join(", ")));
         }
         s
     }

@@ -14,9 +14,9 @@ use std::path::Path;
 
 use rayon::prelude::*;
 
-use super::experiment::{ErrorKind, ExperimentError, Location};
-use super::plan::strategy_source;
-use crate::game::{Game, SetupValues, Stream, stream_rng};
+use super::experiment::ExperimentError;
+use super::seeded::{default_setup_and_factory, play_seeded, pool};
+use crate::game::Game;
 use crate::games::GameKind;
 use crate::policy::{Rollout, Strategy, StrategyKind};
 use crate::with_game;
@@ -45,7 +45,7 @@ pub struct Playouts {
 /// When the strategy does not exist or does not build for the game.
 ///
 /// # Panics
-/// When a game does not end within [`Game::MAX_DECISIONS`], or the thread pool cannot be built.
+/// When a game does not end within [`Game::MAX_DECISIONS`] (a bug in the game).
 pub fn collect_playouts(
     kind: GameKind,
     strategy: &str,
@@ -64,52 +64,29 @@ fn collect_typed<G: Game>(
     threads: usize,
     dir: &Path,
 ) -> Result<Playouts, ExperimentError> {
-    let at = || Location {
-        path: format!("strategy {strategy}"),
-        line_column: None,
-    };
-    let factory = strategy_source::<G>(strategy, dir)
-        .map_err(|kind| ExperimentError { at: at(), kind })?
-        .factory;
-    let setup = G::resolve_setup(&SetupValues::new()).map_err(|e| ExperimentError {
-        at: at(),
-        kind: ErrorKind::Strategy {
-            name: strategy.to_string(),
-            message: format!("default setup of {}: {e}", G::NAME),
-        },
-    })?;
+    let (factory, setup) = default_setup_and_factory::<G>(strategy, dir)?;
     let n = G::feature_names().len();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .expect("a thread pool");
-    let per_game: Vec<(bool, Vec<f64>)> = pool.install(|| {
+    let per_game: Vec<(bool, Vec<f64>)> = pool(threads)?.install(|| {
         (0..games)
             .into_par_iter()
             .map_init(
                 || (factory(), Vec::with_capacity(64)),
                 |(policy, legal), i| {
-                    let mut state = G::new_game(&setup, &mut stream_rng(seed, i, Stream::Setup));
-                    let mut chance = stream_rng(seed, i, Stream::Chance);
-                    let mut own = stream_rng(seed, i, Stream::Policy);
                     let mut rows = Vec::new();
                     let mut f = vec![0.0; n];
-                    let mut decisions = 0u32;
-                    while state.outcome().is_none() {
-                        assert!(
-                            decisions < G::MAX_DECISIONS,
-                            "{}: game {i} did not end",
-                            G::NAME
-                        );
-                        state.legal_actions(legal);
-                        if legal.len() > 1 {
-                            state.features(&mut f);
-                            rows.extend_from_slice(&f);
-                        }
-                        let action = policy.choose(&state, legal, &mut own);
-                        state.apply(action, &mut chance);
-                        decisions += 1;
-                    }
+                    let (state, _) = play_seeded(
+                        &setup,
+                        seed,
+                        i,
+                        policy.as_mut(),
+                        legal,
+                        |state: &G, legal| {
+                            if legal.len() > 1 {
+                                state.features(&mut f);
+                                rows.extend_from_slice(&f);
+                            }
+                        },
+                    );
                     (state.outcome().is_some_and(|o| o.is_win()), rows)
                 },
             )
@@ -366,6 +343,7 @@ fn solve(a: &mut [f64], b: &mut [f64], k: usize) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::{Stream, stream_rng};
 
     #[test]
     fn logistic_fit_recovers_known_weights() {

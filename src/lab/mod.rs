@@ -11,40 +11,63 @@
 //! [`Race`](crate::games::race::Race) fixture; the CLI picks the game through the registry.
 
 mod bench;
+mod calibrate;
 mod experiment;
 mod fit;
+mod merge;
+mod partial;
 mod plan;
 mod play;
 mod report;
 mod report_dir;
 mod runner;
+mod seeded;
+mod sensitivity;
 mod stats;
 mod strength;
+mod values;
+mod work;
 
 pub use bench::{
     BENCH_CSV_HEADER, BENCH_SEED, BENCH_STRATEGIES, BenchRow, Counted, Workload, WorkloadAnswer,
     bench_csv, bench_games, bench_strategy, bench_table, default_workloads, play_workload,
     policy_factory, reset_steps, run_workload, sample_states, steps,
 };
+pub use calibrate::{
+    CalibrateSpec, Calibration, Method, PROBES_CSV_HEADER, Probe, SA_STEPS, calibrate,
+    calibration_svg, probes_csv,
+};
 pub use experiment::{
     ErrorKind, Experiment, ExperimentError, Location, MAX_CELLS, MAX_GAMES_PER_CELL, MAX_SEED,
     MAX_TOTAL_GAMES, experiment_names, find_experiment,
 };
 pub use fit::{LogisticFit, Playouts, RIDGE, collect_playouts, fit_logistic, fitted_strategy};
+pub use merge::{Merged, PARTIAL_FILE, commit_merged, merge_partials};
+pub use partial::{ChunkRecord, PARTIAL_FORMAT, Partial, RunIdentity, TotalsRecord};
 pub use plan::{Cell, Plan, PlanStrategy, PolicyFactory, StrategySource, strategy_source};
-pub use play::{play_traced, setup_from_pairs};
+pub use play::{play_traced, setup_from_pairs, setup_values_from_pairs};
 pub use report::{
-    BUILD_COMMIT, CellReport, GameRow, GamesCsv, Report, ReportError, Totals, axis_column,
-    commit_report, fixed_columns, games_columns, report_files, summary_columns, write_report,
+    BUILD_COMMIT, CellReport, GameRow, GamesCsv, PairedCounts, Report, ReportError, Totals,
+    axis_column, commit_report, fixed_columns, games_columns, report_files, report_files_of,
+    summary_columns, write_report,
 };
-pub use report_dir::{LOCK, MARKER, RUN_TOML_HEADER, ReportDir, ReportFile, abandon_reports};
+pub use report_dir::{LOCK, MARKER, RUN_TOML_HEADER, ReportDir, ReportFile, WORK, abandon_reports};
 pub use runner::{
-    MAX_THREADS, NoProgress, Progress, RAW_CHUNK, RowSink, RunError, RunOptions, blank_report,
-    play_game, progress_line, run_experiment, run_experiment_with_progress, thread_pool,
-    try_run_experiment,
+    CHUNK_GAMES, Chunk, ChunkStore, MAX_THREADS, NoProgress, NoStore, Progress, RAW_CHUNK, RowSink,
+    RunError, RunOptions, Shard, blank_report, meets_precision, play_game, progress_line,
+    run_experiment, run_experiment_with_progress, thread_pool, try_run_experiment, try_run_shard,
 };
-pub use stats::{Z95, wilson};
+pub use sensitivity::{
+    SENSITIVITY_CSV_HEADER, Sensitivity, SensitivityRow, Side, paired, play_wins, sensitivity,
+    sensitivity_csv, tornado_svg,
+};
+pub use stats::{PairedDiff, Z95, paired_difference, unpaired_difference, wilson};
 pub use strength::{
     STRENGTH_CSV_HEADER, STRENGTH_STRATEGIES, StrengthRow, measure_strength, strength_csv,
     strength_svg, thread_cpu_seconds,
 };
+pub use values::{
+    IntRange, PROBE_SPAN, Range, Tunable, accepts, content_text, probe_range, sensitivity_tunables,
+    tunables, values_text,
+};
+pub use work::WorkArea;

@@ -7,6 +7,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::experiment::{ErrorKind, Experiment, ExperimentError, value as toml_value};
+use crate::content::is_value_path;
 use crate::game::{AxisKind, AxisValue, Game, SetupValues};
 use crate::policy::{Policy, Strategy, StrategyErrorKind};
 
@@ -124,7 +125,8 @@ impl<G: Game> Plan<G> {
     ///
     /// Checks, in order: the experiment is for `G`; the size of the run
     /// ([`Experiment::check_size`]); every `[setup]` and `[sweep]` key is one of
-    /// [`Game::axes`]; every value has the axis's type and range (and, for name axes, is one of
+    /// [`Game::axes`] or a content value path (for a game with [`Game::content_toml`]); every
+    /// value has the axis's type and range (and, for name axes, is one of
     /// [`Game::axis_names`] when the game lists them); [`Game::resolve_setup`] accepts every
     /// cell; every strategy resolves.
     ///
@@ -147,13 +149,22 @@ impl<G: Game> Plan<G> {
             game: G::NAME.to_string(),
             valid: G::axes().iter().map(|a| a.name.to_string()).collect(),
         };
+        // A content value path (`monster.Demon.normal.hp`) is checked when the cells resolve,
+        // against the game's content (crate::content::values).
+        let is_value = |axis: &str| G::content_toml().is_some() && is_value_path(axis);
         for (i, (axis, value)) in e.setup.iter().enumerate() {
+            if is_value(axis) {
+                continue;
+            }
             let Some(kind) = axis_kind::<G>(axis) else {
                 return Err(e.setup_key_error(i, unknown_axis(axis)));
             };
             check_kind(axis, &kind, value).map_err(|k| e.setup_value_error(i, k))?;
         }
         for (a, (axis, values)) in e.sweep.iter().enumerate() {
+            if is_value(axis) {
+                continue;
+            }
             let Some(kind) = axis_kind::<G>(axis) else {
                 return Err(e.sweep_key_error(a, unknown_axis(axis)));
             };

@@ -7,12 +7,24 @@ use crate::game::{AxisKind, AxisValue, Game, Outcome, SetupValues, Stream, VecTr
 use crate::policy::Policy;
 
 /// Resolves a setup from `KEY=VALUE` pairs (`--set ruins=2`); other axes take their defaults.
-/// A value is read by its axis's kind: an integer, `true`/`false`, or a name.
+/// A value is read by its axis's kind: an integer, `true`/`false`, or a name; a content value
+/// path (`--set monster.Demon.normal.hp=4`, [`crate::content::values`]) takes an integer,
+/// `true`/`false` or else a name, and the game's content loading checks it.
 ///
 /// # Errors
 /// An [`ExperimentError`] located at the offending `--set KEY=VALUE`: no `=`, an unknown axis
 /// (listing the valid ones), an axis given twice, a bad value, or a setup the game rejects.
 pub fn setup_from_pairs<G: Game>(pairs: &[String]) -> Result<G::Setup, ExperimentError> {
+    setup_values_from_pairs::<G>(pairs).map(|(_, setup)| setup)
+}
+
+/// [`setup_from_pairs`], with the setup values read (for commands that vary them further).
+///
+/// # Errors
+/// Those of [`setup_from_pairs`].
+pub fn setup_values_from_pairs<G: Game>(
+    pairs: &[String],
+) -> Result<(SetupValues, G::Setup), ExperimentError> {
     let at = |pair: &str| Location {
         path: format!("--set {pair}"),
         line_column: None,
@@ -24,13 +36,15 @@ pub fn setup_from_pairs<G: Game>(pairs: &[String]) -> Result<G::Setup, Experimen
             return Err(err(ErrorKind::Invalid("expected KEY=VALUE".into())));
         };
         let (key, text) = (key.trim(), text.trim());
-        let Some(kind) = axis_kind::<G>(key) else {
+        let kind = axis_kind::<G>(key);
+        let is_value = G::content_toml().is_some() && crate::content::is_value_path(key);
+        if kind.is_none() && !is_value {
             return Err(err(ErrorKind::UnknownAxis {
                 axis: key.to_string(),
                 game: G::NAME.to_string(),
                 valid: G::axes().iter().map(|a| a.name.to_string()).collect(),
             }));
-        };
+        }
         if let Some(first) = pairs[..n]
             .iter()
             .find(|p| p.split('=').next().map(str::trim) == Some(key))
@@ -42,6 +56,18 @@ pub fn setup_from_pairs<G: Game>(pairs: &[String]) -> Result<G::Setup, Experimen
         let not = |expected: String| ErrorKind::AxisValue {
             axis: key.to_string(),
             message: format!("{} is not {expected}", quote(text)),
+        };
+        let Some(kind) = kind else {
+            // A content value path: checked by the game's content loading.
+            let value = if let Ok(n) = text.parse() {
+                AxisValue::Int(n)
+            } else if let Ok(b) = text.parse() {
+                AxisValue::Bool(b)
+            } else {
+                AxisValue::Name(text.to_string())
+            };
+            values.insert(key.to_string(), value);
+            continue;
         };
         let value = match kind {
             AxisKind::Int { min, max } => text
@@ -57,7 +83,7 @@ pub fn setup_from_pairs<G: Game>(pairs: &[String]) -> Result<G::Setup, Experimen
         check_kind(key, &kind, &value).map_err(err)?;
         values.insert(key.to_string(), value);
     }
-    G::resolve_setup(&values).map_err(|e| {
+    let setup = G::resolve_setup(&values).map_err(|e| {
         let (culprit, message) = explain::<G>(&values, e.0);
         let pair = culprit
             .and_then(|axis| {
@@ -77,7 +103,8 @@ pub fn setup_from_pairs<G: Game>(pairs: &[String]) -> Result<G::Setup, Experimen
                 message,
             },
         }
-    })
+    })?;
+    Ok((values, setup))
 }
 
 /// Plays `start` to the end with `policy`, drawing chance and the policy's randomness from game

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use super::experiment::{Experiment, key, quote};
 use super::report_dir::{RUN_TOML_HEADER, ReportDir};
-use super::stats::{Z95, wilson};
+use super::stats::{PairedDiff, Z95, paired_difference, unpaired_difference, wilson};
 use crate::game::{AxisValue, Outcome};
 use crate::policy::{Rollout, Strategy, StrategyKind};
 
@@ -30,6 +30,81 @@ pub struct Totals {
     pub lost: Vec<u64>,
     /// Sums of [`Game::metrics`](crate::Game::metrics), per metric.
     pub metrics: Vec<i64>,
+    /// The distribution of [`Game::turns`](crate::Game::turns) (turns, rounds or waves, as
+    /// the game counts them): `turn_histogram[t]` games lasted exactly `t`. Grown as needed:
+    /// its length is one more than the longest game's count (empty with no games), so equal
+    /// games give equal vectors whatever the order they were added in. Sums to `games`.
+    pub turn_histogram: Vec<u64>,
+    /// With a `[compare]` baseline: the pairs of this cell's games with the baseline cell's
+    /// games of the same index (game `i` of both cells shares its seeds). `None` without a
+    /// baseline; the baseline cell's own counts are its pairs with itself.
+    pub paired: Option<PairedCounts>,
+}
+
+/// The 2×2 table of a cell's games paired with the baseline cell's games of the same index
+/// (common random numbers): how many pairs both won, only the baseline won, only this cell
+/// won, and neither won. Exact integers; [`PairedCounts::difference`] gives the paired
+/// difference in win rate with Newcombe's interval.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PairedCounts {
+    /// Pairs where both cells won.
+    pub both: u64,
+    /// Pairs where only the baseline cell won.
+    pub only_baseline: u64,
+    /// Pairs where only this cell won.
+    pub only_cell: u64,
+    /// Pairs where neither won.
+    pub neither: u64,
+}
+
+impl PairedCounts {
+    /// Adds one pair: whether the baseline's game and this cell's game were won.
+    pub fn record(&mut self, baseline_won: bool, cell_won: bool) {
+        match (baseline_won, cell_won) {
+            (true, true) => self.both += 1,
+            (true, false) => self.only_baseline += 1,
+            (false, true) => self.only_cell += 1,
+            (false, false) => self.neither += 1,
+        }
+    }
+
+    /// Adds `other`'s counts.
+    pub fn add(&mut self, other: &PairedCounts) {
+        self.both += other.both;
+        self.only_baseline += other.only_baseline;
+        self.only_cell += other.only_cell;
+        self.neither += other.neither;
+    }
+
+    /// The number of pairs.
+    pub fn pairs(&self) -> u64 {
+        self.both + self.only_baseline + self.only_cell + self.neither
+    }
+
+    /// This cell's win rate minus the baseline's over the pairs, with Newcombe's paired
+    /// interval at `z` ([`paired_difference`]).
+    pub fn difference(&self, z: f64) -> PairedDiff {
+        paired_difference(
+            self.both,
+            self.only_baseline,
+            self.only_cell,
+            self.neither,
+            z,
+        )
+    }
+
+    /// The same difference with the unpaired interval of the same games, as if the two cells
+    /// had been played on independent seeds ([`unpaired_difference`]).
+    pub fn unpaired(&self, z: f64) -> PairedDiff {
+        let n = self.pairs();
+        unpaired_difference(
+            self.both + self.only_baseline,
+            n,
+            self.both + self.only_cell,
+            n,
+            z,
+        )
+    }
 }
 
 impl Totals {
@@ -41,6 +116,8 @@ impl Totals {
             turns: 0,
             lost: vec![0; causes],
             metrics: vec![0; metrics],
+            turn_histogram: Vec::new(),
+            paired: None,
         }
     }
 
@@ -54,6 +131,17 @@ impl Totals {
         }
         for (a, b) in self.metrics.iter_mut().zip(&other.metrics) {
             *a += b;
+        }
+        if self.turn_histogram.len() < other.turn_histogram.len() {
+            self.turn_histogram.resize(other.turn_histogram.len(), 0);
+        }
+        for (a, b) in self.turn_histogram.iter_mut().zip(&other.turn_histogram) {
+            *a += b;
+        }
+        match (&mut self.paired, &other.paired) {
+            (Some(a), Some(b)) => a.add(b),
+            (None, Some(b)) => self.paired = Some(*b),
+            _ => {}
         }
     }
 
@@ -397,6 +485,12 @@ impl Report {
     /// file, or `"built in"`) and full definition: `kind`, its parameters and its weights per
     /// game.
     pub fn run_toml(&self) -> String {
+        self.run_toml_with(&self.definition_toml())
+    }
+
+    /// `run.toml` with `definition` (the [`Report::definition_toml`] of the run it reports,
+    /// such as the one a shard recorded) in place of this report's own.
+    pub fn run_toml_with(&self, definition: &str) -> String {
         let mut s = format!(
             "{RUN_TOML_HEADER}\n\
              # the strategies as loaded; with the version, summary.csv depends on them alone.\n\n\
@@ -409,12 +503,143 @@ impl Report {
         s.push_str(&format!("games_per_s = {:.1}\n", self.games_per_s()));
         s.push_str(&format!("games = {}\n", self.total_games()));
         s.push_str(&format!("cells = {}\n\n", self.cells.len()));
-        s.push_str(&self.experiment.to_toml_table(Some("experiment")));
+        s.push_str(&self.precision_toml());
+        s.push_str(definition);
+        s
+    }
+
+    /// What was run, the part of `run.toml` that does not depend on the machine: the
+    /// experiment as run under `[experiment]` and each strategy's origin and definition under
+    /// `[strategies.<name>]`. Shards of one run record the same text, and `merge` compares it.
+    pub fn definition_toml(&self) -> String {
+        let mut s = self.experiment.to_toml_table(Some("experiment"));
         for (name, definition) in &self.strategies {
             s.push('\n');
             s.push_str(&strategy_toml(name, definition.as_ref()));
         }
         s
+    }
+
+    /// `[precision]` of `run.toml` when the experiment has a precision target (else empty):
+    /// `target`, `max_games`, `met` (every cell met it), and per cell in `summary.csv`'s row
+    /// order `games_needed` (the games it played: batches until it met the target or reached
+    /// `max_games`) and `cell_met`.
+    pub fn precision_toml(&self) -> String {
+        let (Some(target), Some(most)) = (self.experiment.precision, self.experiment.max_games)
+        else {
+            return String::new();
+        };
+        let met: Vec<bool> = self
+            .cells
+            .iter()
+            .map(|c| super::meets_precision(&c.totals, target))
+            .collect();
+        let games: Vec<String> = self
+            .cells
+            .iter()
+            .map(|c| c.totals.games.to_string())
+            .collect();
+        let shown: Vec<String> = met.iter().map(|m| m.to_string()).collect();
+        format!(
+            "[precision]\ntarget = {}\nmax_games = {most}\nmet = {}\ngames_needed = [{}]\n\
+             cell_met = [{}]\n\n",
+            toml::Value::Float(target),
+            met.iter().all(|&m| m),
+            games.join(", "),
+            shown.join(", ")
+        )
+    }
+
+    /// The header of `pairs.csv` ([`Report::pairs_csv`]).
+    pub fn pairs_header(&self) -> Vec<String> {
+        let mut h: Vec<String> = ["experiment", "game", "strategy"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        h.extend(self.axis_columns());
+        h.extend(
+            [
+                "baseline",
+                "pairs",
+                "both_won",
+                "only_baseline_won",
+                "only_cell_won",
+                "neither_won",
+                "baseline_win_rate",
+                "win_rate",
+                "diff",
+                "ci_low",
+                "ci_high",
+                "unpaired_ci_low",
+                "unpaired_ci_high",
+                "variance_reduction",
+                "games_saved",
+            ]
+            .iter()
+            .map(|s| s.to_string()),
+        );
+        h
+    }
+
+    /// `pairs.csv`, when the experiment has a `[compare]` baseline: one row per cell other
+    /// than the baseline, with its games paired with the baseline's games of the same index
+    /// ([`PairedCounts`]): the counts, both win rates over the pairs, `diff` (this cell's
+    /// win rate minus the baseline's) with Newcombe's paired 95% interval (`ci_low`,
+    /// `ci_high`), the unpaired 95% interval of the same games (`unpaired_ci_*`, as if the
+    /// cells had independent seeds), `variance_reduction` = 1 - (paired width / unpaired
+    /// width)², and `games_saved`: how many more games per cell an unpaired comparison would
+    /// need for an interval as narrow (pairs × (unpaired width / paired width)² - pairs,
+    /// rounded). `baseline` names the baseline cell (`strategy=greedy ruins=3`).
+    pub fn pairs_csv(&self) -> Option<String> {
+        let b = self.experiment.baseline_cell()?;
+        let base = self.cells.get(b)?;
+        let mut name = vec![format!("strategy={}", base.strategy)];
+        for (axis, v) in self.axes.iter().zip(&base.values) {
+            name.push(format!("{axis}={v}"));
+        }
+        let name = name.join(" ");
+        let mut rows = vec![self.pairs_header()];
+        for (c, cell) in self.cells.iter().enumerate() {
+            if c == b {
+                continue;
+            }
+            let p = cell.totals.paired.unwrap_or_default();
+            let n = p.pairs();
+            let paired = p.difference(Z95);
+            let unpaired = p.unpaired(Z95);
+            let (wp, wu) = (paired.hi - paired.lo, unpaired.hi - unpaired.lo);
+            let (reduction, saved) = if wp > 0.0 && n > 0 {
+                let r = (wu / wp).powi(2);
+                (1.0 - 1.0 / r, (n as f64 * r - n as f64).round())
+            } else {
+                (0.0, 0.0)
+            };
+            let mut row = vec![
+                self.experiment.name.clone(),
+                self.game.to_string(),
+                cell.strategy.clone(),
+            ];
+            row.extend(cell.values.iter().map(|v| v.to_string()));
+            row.extend([
+                name.clone(),
+                n.to_string(),
+                p.both.to_string(),
+                p.only_baseline.to_string(),
+                p.only_cell.to_string(),
+                p.neither.to_string(),
+                f4(ratio((p.both + p.only_baseline) as f64, n)),
+                f4(ratio((p.both + p.only_cell) as f64, n)),
+                f4(paired.diff),
+                f4(paired.lo),
+                f4(paired.hi),
+                f4(unpaired.lo),
+                f4(unpaired.hi),
+                f4(reduction),
+                format!("{saved:.0}"),
+            ]);
+            rows.push(row);
+        }
+        Some(csv_string(rows))
     }
 
     /// A readable, aligned table of the summary for the terminal.
@@ -601,6 +826,16 @@ pub fn report_files(raw: bool) -> Vec<&'static str> {
     files
 }
 
+/// The files of `report`'s folder: [`report_files`] and `pairs.csv` with a `[compare]`
+/// baseline.
+pub fn report_files_of(experiment: &Experiment, raw: bool) -> Vec<&'static str> {
+    let mut files = report_files(raw);
+    if experiment.baseline.is_some() {
+        files.push("pairs.csv");
+    }
+    files
+}
+
 /// Writes `summary.csv`, `run.toml` and, when the report kept its games in memory,
 /// `games.csv` into `dir` (which may already hold a streamed `games.csv`), and commits it:
 /// the folder then holds this report alone. Returns the files written.
@@ -610,6 +845,9 @@ pub fn report_files(raw: bool) -> Vec<&'static str> {
 pub fn commit_report(report: &Report, mut dir: ReportDir) -> Result<Vec<PathBuf>, ReportError> {
     dir.write("summary.csv", &report.summary_csv())?;
     dir.write("run.toml", &report.run_toml())?;
+    if let Some(csv) = report.pairs_csv() {
+        dir.write("pairs.csv", &csv)?;
+    }
     if let Some(csv) = report.games_csv() {
         dir.write("games.csv", &csv)?;
     }
@@ -623,6 +861,6 @@ pub fn commit_report(report: &Report, mut dir: ReportDir) -> Result<Vec<PathBuf>
 /// # Errors
 /// As [`ReportDir::open`] and [`commit_report`]; the previous report is then left as it was.
 pub fn write_report(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, ReportError> {
-    let files = report_files(report.rows.is_some());
+    let files = report_files_of(&report.experiment, report.rows.is_some());
     commit_report(report, ReportDir::open(dir, &files)?)
 }

@@ -46,6 +46,11 @@ pub const MARKER: &str = ".sololab-report";
 /// themselves (not on Unix).
 pub const LOCK: &str = ".sololab-lock";
 
+/// The work area of a run inside its report folder: the finished chunks of an interrupted run,
+/// kept for `sololab run --resume` (see `lab::work`). A report folder may hold it beside its
+/// report; the commit of the finished run removes it with the previous report.
+pub const WORK: &str = ".sololab-work";
+
 /// The files of a report written before [`MARKER`] existed; such a folder is recognised as a
 /// report when it holds only these and its `run.toml` starts with [`RUN_TOML_HEADER`].
 const LEGACY_FILES: &[&str] = &["summary.csv", "run.toml", "games.csv"];
@@ -446,7 +451,7 @@ fn check_previous_report(out: &Path) -> Result<(), ReportError> {
     for entry in entries {
         let entry = entry.map_err(|e| io_error(out, e))?;
         let name = entry.file_name().to_string_lossy().into_owned();
-        if name != LOCK {
+        if name != LOCK && name != WORK {
             names.push(name);
         }
     }

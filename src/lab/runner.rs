@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use super::plan::Plan;
-use super::report::{CellReport, GameRow, GamesCsv, Report, Totals};
+use super::report::{CellReport, GameRow, GamesCsv, PairedCounts, Report, Totals};
 use crate::game::{Game, Outcome, Stream, stream_rng};
 use crate::policy::Policy;
 
@@ -69,6 +69,10 @@ pub enum RunError {
     },
     /// The row sink failed (`games.csv` could not be written).
     Rows(std::io::Error),
+    /// The chunk store failed (a finished chunk could not be saved in the work area).
+    Store(std::io::Error),
+    /// The options cannot be honoured exactly (such as `raw` with a precision target).
+    Refused(String),
 }
 
 impl fmt::Display for RunError {
@@ -88,6 +92,8 @@ impl fmt::Display for RunError {
                 write!(f, "cannot start {threads} worker threads: {message}")
             }
             RunError::Rows(e) => write!(f, "cannot write the game rows: {e}"),
+            RunError::Store(e) => write!(f, "cannot save a finished chunk: {e}"),
+            RunError::Refused(m) => f.write_str(m),
         }
     }
 }
@@ -195,13 +201,6 @@ impl Acc {
             totals: vec![Totals::new(causes, metrics); cells],
         }
     }
-
-    fn merge(mut self, other: Acc) -> Acc {
-        for (a, b) in self.totals.iter_mut().zip(&other.totals) {
-            a.add(b);
-        }
-        self
-    }
 }
 
 /// One rayon task's state: its accumulator, its policies (built on first use) and buffers.
@@ -289,6 +288,25 @@ pub fn try_run_experiment<G: Game>(
     progress: &dyn Progress,
     sink: &mut dyn RowSink,
 ) -> Result<Report, RunError> {
+    if !options.raw {
+        return try_run_shard(plan, options, Shard::WHOLE, progress, &mut NoStore);
+    }
+    if plan.experiment.precision.is_some() {
+        return Err(RunError::Refused(
+            "--raw cannot be combined with a precision target (games.csv is written in cell \
+             order, before the batches are known)"
+                .into(),
+        ));
+    }
+    try_run_raw(plan, options, progress, sink)
+}
+
+fn try_run_raw<G: Game>(
+    plan: &Plan<G>,
+    options: &RunOptions,
+    progress: &dyn Progress,
+    sink: &mut dyn RowSink,
+) -> Result<Report, RunError> {
     let start = Instant::now();
     let threads = options.threads.min(MAX_THREADS);
     let pool = thread_pool(
@@ -305,9 +323,6 @@ pub fn try_run_experiment<G: Game>(
     let cells = plan.cells.len();
     let games = plan.experiment.games;
     let done = AtomicU64::new(0);
-    // Pieces small enough that the last one running alone is a short tail (about 1/32 of
-    // one thread's share), large enough that building policies per piece is negligible.
-    let max_len = total.div_ceil(pool_threads as u64 * 32).max(1) as usize;
 
     let new_worker = || Worker::<G> {
         acc: Acc::new(cells, causes, metric_count),
@@ -327,30 +342,22 @@ pub fn try_run_experiment<G: Game>(
         done.fetch_add(1, Ordering::Relaxed);
         (outcome, end.turns())
     };
-    let play = |mut w: Worker<G>, k: usize| {
-        // Interleaved: consecutive indices visit every cell, so any contiguous piece of the
-        // range costs about the same whatever the cells' strategies (load balance).
-        let (c, i) = (k % cells, (k / cells) as u64);
-        play_one(&mut w, c, i);
-        w
-    };
     let total_len = usize::try_from(total).expect("the run fits in memory's index range");
 
-    // Without raw: one flat parallel range folded into totals. With raw: chunks in (cell,
-    // index) order, each played in parallel and handed to the sink before the next.
-    let mut run = || -> Result<(Vec<Totals>, usize), RunError> {
-        if !options.raw {
-            let acc = pool.install(|| {
-                (0..total_len)
-                    .into_par_iter()
-                    .with_max_len(max_len)
-                    .fold(new_worker, play)
-                    .map(|w| w.acc)
-                    .reduce(|| Acc::new(cells, causes, metric_count), Acc::merge)
-            });
-            return Ok((acc.totals, 0));
-        }
+    // Chunks in (cell, index) order, each played in parallel and handed to the sink before
+    // the next.
+    let run = || -> Result<(Vec<Totals>, usize), RunError> {
         let mut totals = vec![Totals::new(causes, metric_count); cells];
+        // With a baseline: one bit per game (won), for the paired counts at the end.
+        let baseline = plan.experiment.baseline_cell();
+        let mut won = vec![
+            0u64;
+            if baseline.is_some() {
+                total_len.div_ceil(64)
+            } else {
+                0
+            }
+        ];
         let mut chunk: Vec<GameRow> = Vec::with_capacity(RAW_CHUNK.min(total_len));
         let mut peak = 0;
         let mut from = 0;
@@ -377,15 +384,56 @@ pub fn try_run_experiment<G: Game>(
             });
             for row in &chunk {
                 totals[row.cell].record(row.outcome, row.turns, &row.metrics);
+                if baseline.is_some() && row.outcome == Outcome::Won {
+                    let k = row.cell * games as usize + row.index as usize;
+                    won[k / 64] |= 1 << (k % 64);
+                }
             }
             peak = peak.max(chunk.len());
             sink.rows(&chunk).map_err(RunError::Rows)?;
             from = to;
         }
+        if let Some(b) = baseline {
+            let bit = |c: usize, i: usize| {
+                let k = c * games as usize + i;
+                won[k / 64] >> (k % 64) & 1 == 1
+            };
+            for (c, t) in totals.iter_mut().enumerate() {
+                let mut pairs = PairedCounts::default();
+                for i in 0..games as usize {
+                    pairs.record(bit(b, i), bit(c, i));
+                }
+                t.paired = Some(pairs);
+            }
+        }
         Ok((totals, peak))
     };
 
-    let result = std::thread::scope(|scope| {
+    let result = drive(threads, progress, &done, total, run);
+    let (totals, peak) = result?;
+    progress.update(total, total);
+    progress.finish(total, total);
+
+    let mut report = blank_report(plan);
+    for (cell, t) in report.cells.iter_mut().zip(totals) {
+        cell.totals = t;
+    }
+    report.buffered_rows = peak;
+    report.threads = pool_threads;
+    report.wall_s = start.elapsed().as_secs_f64();
+    Ok(report)
+}
+
+/// Runs `run` on a thread of its own while the calling thread reports `done` of `total` to
+/// `progress` about ten times a second; returns what `run` returned (a panic is passed on).
+fn drive<R: Send>(
+    threads: usize,
+    progress: &dyn Progress,
+    done: &AtomicU64,
+    total: u64,
+    run: impl FnOnce() -> Result<R, RunError> + Send,
+) -> Result<R, RunError> {
+    std::thread::scope(|scope| {
         let (tx, rx) = mpsc::channel();
         let runner = std::thread::Builder::new()
             .name("sololab-run".into())
@@ -412,19 +460,332 @@ pub fn try_run_experiment<G: Game>(
             Ok(result) => result,
             Err(panic) => std::panic::resume_unwind(panic),
         }
-    });
-    let (totals, peak) = result?;
-    progress.update(total, total);
-    progress.finish(total, total);
+    })
+}
+
+/// Which share of every cell's games a run plays: the game indices `i` with
+/// `i % count == index` (interleaved, so that every shard costs about the same and game `i`
+/// of every cell is in the same shard, which keeps the paired counts exact). `0/1` is the
+/// whole run. Written `K/N` on the command line, `K` 0-based (`0..N`), so that a Slurm array
+/// task id or a Kubernetes completion index is the shard as it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Shard {
+    /// `K`, in `0..count`.
+    pub index: u64,
+    /// `N`, at least 1.
+    pub count: u64,
+}
+
+impl Shard {
+    /// The whole run.
+    pub const WHOLE: Shard = Shard { index: 0, count: 1 };
+
+    /// The most shards a run may be split into.
+    pub const MAX_COUNT: u64 = 1_000_000;
+
+    /// Reads `K/N` (`0 <= K < N <= `[`Shard::MAX_COUNT`]).
+    ///
+    /// # Errors
+    /// A message saying what is wrong with `text`.
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let bad = || format!("'{text}' is not K/N with 0 <= K < N (K is 0-based)");
+        let (k, n) = text.split_once('/').ok_or_else(bad)?;
+        let k: u64 = k.trim().parse().map_err(|_| bad())?;
+        let n: u64 = n.trim().parse().map_err(|_| bad())?;
+        if n == 0 || k >= n {
+            return Err(bad());
+        }
+        if n > Shard::MAX_COUNT {
+            return Err(format!("'{text}': at most {} shards", Shard::MAX_COUNT));
+        }
+        Ok(Shard { index: k, count: n })
+    }
+
+    /// How many of the indices `0..games` are this shard's.
+    pub fn games_of(&self, games: u64) -> u64 {
+        if games > self.index {
+            (games - self.index).div_ceil(self.count)
+        } else {
+            0
+        }
+    }
+
+    /// The game index of this shard's `position`-th game.
+    pub fn game_index(&self, position: u64) -> u64 {
+        self.index + position * self.count
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// Games per chunk of a run without `raw` (all cells together): the unit of work saved for
+/// `--resume`, and of the paired counts. A chunk plays positions `from..to` of every cell still
+/// playing, `max(1, CHUNK_GAMES / cells)` positions at most.
+pub const CHUNK_GAMES: u64 = 4096;
+
+/// A finished chunk: the totals of the games at positions `from..to` of the shard (game
+/// indices [`Shard::game_index`]) of each of `cells`, with their paired counts when the
+/// experiment has a baseline and the baseline cell was among them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Chunk {
+    /// First position (inclusive).
+    pub from: u64,
+    /// Last position (exclusive).
+    pub to: u64,
+    /// The cells that played, in plan order (all of them unless a precision target stopped
+    /// some).
+    pub cells: Vec<usize>,
+    /// One per entry of `cells`.
+    pub totals: Vec<Totals>,
+}
+
+/// Where finished chunks go (the work area of `--resume`) and come from.
+pub trait ChunkStore: Send {
+    /// The chunk `from..to` saved by an earlier, interrupted run, if any.
+    fn finished(&mut self, from: u64, to: u64) -> Option<Chunk>;
+    /// Saves a chunk just played, before the next starts.
+    ///
+    /// # Errors
+    /// The store's own; the run then stops.
+    fn save(&mut self, chunk: &Chunk) -> std::io::Result<()>;
+}
+
+/// Keeps nothing.
+pub struct NoStore;
+
+impl ChunkStore for NoStore {
+    fn finished(&mut self, _from: u64, _to: u64) -> Option<Chunk> {
+        None
+    }
+    fn save(&mut self, _chunk: &Chunk) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Whether a cell's totals meet a precision target: the Wilson 95% half-width at most
+/// `precision`.
+pub fn meets_precision(totals: &Totals, precision: f64) -> bool {
+    let (lo, hi) = totals.interval();
+    totals.games > 0 && (hi - lo) / 2.0 <= precision
+}
+
+/// The per-chunk accumulator: totals per playing cell and one bit per game (won) for the
+/// paired counts.
+struct ChunkAcc {
+    totals: Vec<Totals>,
+    won: Vec<u64>,
+}
+
+impl ChunkAcc {
+    fn merge(mut self, other: ChunkAcc) -> ChunkAcc {
+        for (a, b) in self.totals.iter_mut().zip(&other.totals) {
+            a.add(b);
+        }
+        for (a, b) in self.won.iter_mut().zip(&other.won) {
+            *a |= b;
+        }
+        self
+    }
+}
+
+/// Runs shard `shard` of `plan` (without per-game rows) in chunks of positions, each played in
+/// parallel over (cell, position) and folded into integer totals; after each chunk the paired
+/// counts against the `[compare]` baseline come from one bit per game of the chunk, and the
+/// chunk goes to `store` (a chunk the store already has is taken from it instead of played).
+/// With a precision target, `games` is the batch size: batch `b` is positions
+/// `b*games..min((b+1)*games, max_games)` of every cell whose Wilson half-width is still above
+/// the target after the batches before it. The report's numbers depend only on the plan and
+/// the shard.
+///
+/// # Errors
+/// [`RunError::Threads`] as [`try_run_experiment`]; [`RunError::Store`] when `store` fails;
+/// [`RunError::Refused`] for a precision target with a shard other than `0/1`.
+///
+/// # Panics
+/// When a game or policy panics (the panic is passed on).
+pub fn try_run_shard<G: Game>(
+    plan: &Plan<G>,
+    options: &RunOptions,
+    shard: Shard,
+    progress: &dyn Progress,
+    store: &mut dyn ChunkStore,
+) -> Result<Report, RunError> {
+    let e = &plan.experiment;
+    if e.precision.is_some() && shard != Shard::WHOLE {
+        return Err(RunError::Refused(
+            "--shard cannot be combined with a precision target (the batches depend on every \
+             shard's results)"
+                .into(),
+        ));
+    }
+    let start = Instant::now();
+    let threads = options.threads.min(MAX_THREADS);
+    let pool = thread_pool(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("sololab-{i}"))
+            .build(),
+        threads,
+    )?;
+    let pool_threads = pool.current_num_threads();
+    let seed = e.seed;
+    let (causes, metric_count) = (G::loss_causes().len(), G::metric_names().len());
+    let cells = plan.cells.len();
+    let cap = shard.games_of(e.games_cap());
+    let total = cap * cells as u64;
+    let baseline = e.baseline_cell();
+    let chunk_len = (CHUNK_GAMES / cells as u64).max(1);
+    let done = AtomicU64::new(0);
+
+    let run = || -> Result<Vec<Totals>, RunError> {
+        let mut totals = vec![Totals::new(causes, metric_count); cells];
+        if baseline.is_some() {
+            for t in &mut totals {
+                t.paired = Some(PairedCounts::default());
+            }
+        }
+        let mut batch_from = 0u64;
+        while batch_from < cap {
+            let batch_to = match e.precision {
+                Some(_) => (batch_from + e.games).min(cap),
+                None => cap,
+            };
+            let active: Vec<usize> = (0..cells)
+                .filter(|&c| match e.precision {
+                    Some(p) => batch_from == 0 || !meets_precision(&totals[c], p),
+                    None => true,
+                })
+                .collect();
+            if active.is_empty() {
+                break;
+            }
+            let mut from = batch_from;
+            while from < batch_to {
+                let to = (from + chunk_len).min(batch_to);
+                let chunk = match store.finished(from, to) {
+                    Some(chunk) if chunk.cells == active && chunk.totals.len() == active.len() => {
+                        done.fetch_add((to - from) * active.len() as u64, Ordering::Relaxed);
+                        chunk
+                    }
+                    _ => {
+                        let chunk = play_chunk(
+                            plan, &pool, shard, seed, &active, baseline, from, to, &done,
+                        );
+                        store.save(&chunk).map_err(RunError::Store)?;
+                        chunk
+                    }
+                };
+                for (&c, t) in chunk.cells.iter().zip(&chunk.totals) {
+                    totals[c].add(t);
+                }
+                from = to;
+            }
+            batch_from = batch_to;
+        }
+        Ok(totals)
+    };
+    let totals = drive(threads, progress, &done, total, run)?;
+    let played = done.load(Ordering::Relaxed);
+    progress.update(played, played);
+    progress.finish(played, played);
 
     let mut report = blank_report(plan);
     for (cell, t) in report.cells.iter_mut().zip(totals) {
         cell.totals = t;
     }
-    report.buffered_rows = peak;
     report.threads = pool_threads;
     report.wall_s = start.elapsed().as_secs_f64();
     Ok(report)
+}
+
+/// Plays positions `from..to` of the shard for each of `active`, in parallel over (cell,
+/// position) interleaved, and computes the chunk's paired counts.
+#[allow(clippy::too_many_arguments)]
+fn play_chunk<G: Game>(
+    plan: &Plan<G>,
+    pool: &rayon::ThreadPool,
+    shard: Shard,
+    seed: u64,
+    active: &[usize],
+    baseline: Option<usize>,
+    from: u64,
+    to: u64,
+    done: &AtomicU64,
+) -> Chunk {
+    let (causes, metric_count) = (G::loss_causes().len(), G::metric_names().len());
+    let na = active.len();
+    let len = (to - from) as usize;
+    let words = len.div_ceil(64);
+    let base = baseline.and_then(|b| active.iter().position(|&c| c == b));
+    let bits = if base.is_some() { na * words } else { 0 };
+    let new_acc = || ChunkAcc {
+        totals: vec![Totals::new(causes, metric_count); na],
+        won: vec![0; bits],
+    };
+    let new_worker = || {
+        (
+            new_acc(),
+            (0..plan.strategies.len())
+                .map(|_| None)
+                .collect::<Vec<Option<Box<dyn Policy<G>>>>>(),
+            Vec::<G::Action>::with_capacity(64),
+            vec![0i64; metric_count],
+        )
+    };
+    let max_len = (na * len).div_ceil(pool.current_num_threads() * 8).max(1);
+    let acc = pool.install(|| {
+        (0..na * len)
+            .into_par_iter()
+            .with_max_len(max_len)
+            .fold(new_worker, |mut w, k| {
+                let (a, p) = (k % na, k / na);
+                let cell = &plan.cells[active[a]];
+                let policy = w.1[cell.strategy]
+                    .get_or_insert_with(|| (plan.strategies[cell.strategy].factory)());
+                let i = shard.game_index(from + p as u64);
+                let end = play_game::<G>(&cell.setup, policy.as_mut(), seed, i, &mut w.2);
+                let outcome = end.outcome().expect("play_game returns finished games");
+                end.metrics(&mut w.3);
+                w.0.totals[a].record(outcome, end.turns(), &w.3);
+                if base.is_some() && outcome == Outcome::Won {
+                    w.0.won[a * words + p / 64] |= 1 << (p % 64);
+                }
+                done.fetch_add(1, Ordering::Relaxed);
+                w
+            })
+            .map(|w| w.0)
+            .reduce(new_acc, ChunkAcc::merge)
+    });
+    let ChunkAcc { mut totals, won } = acc;
+    if let Some(b) = base {
+        let last = if len.is_multiple_of(64) {
+            u64::MAX
+        } else {
+            (1u64 << (len % 64)) - 1
+        };
+        for (a, t) in totals.iter_mut().enumerate() {
+            let mut pairs = PairedCounts::default();
+            for w in 0..words {
+                let mask = if w + 1 == words { last } else { u64::MAX };
+                let (x, y) = (won[b * words + w], won[a * words + w]);
+                pairs.both += u64::from((x & y).count_ones());
+                pairs.only_baseline += u64::from((x & !y & mask).count_ones());
+                pairs.only_cell += u64::from((!x & y & mask).count_ones());
+                pairs.neither += u64::from((!x & !y & mask).count_ones());
+            }
+            t.paired = Some(pairs);
+        }
+    }
+    Chunk {
+        from,
+        to,
+        cells: active.to_vec(),
+        totals,
+    }
 }
 
 impl Totals {
@@ -432,6 +793,11 @@ impl Totals {
     fn record(&mut self, outcome: Outcome, turns: u32, metrics: &[i64]) {
         self.games += 1;
         self.turns += u64::from(turns);
+        let t = turns as usize;
+        if self.turn_histogram.len() <= t {
+            self.turn_histogram.resize(t + 1, 0);
+        }
+        self.turn_histogram[t] += 1;
         match outcome {
             Outcome::Won => self.wins += 1,
             Outcome::Lost(cause) => self.lost[cause as usize] += 1,

@@ -12,10 +12,10 @@ use std::path::Path;
 
 use rayon::prelude::*;
 
-use super::experiment::{ErrorKind, ExperimentError, Location};
-use super::plan::strategy_source;
+use super::experiment::ExperimentError;
+use super::seeded::{default_setup_and_factory, play_seeded, pool};
 use super::stats::{Z95, wilson};
-use crate::game::{Game, SetupValues, Stream, stream_rng};
+use crate::game::Game;
 use crate::games::GameKind;
 use crate::with_game;
 
@@ -90,8 +90,7 @@ pub fn thread_cpu_seconds() -> f64 {
 /// is played).
 ///
 /// # Panics
-/// When a game does not end within [`Game::MAX_DECISIONS`] (a bug in the game) or the thread
-/// pool cannot be built.
+/// When a game does not end within [`Game::MAX_DECISIONS`] (a bug in the game).
 pub fn measure_strength(
     kind: GameKind,
     strategy: &str,
@@ -110,50 +109,20 @@ fn strength_typed<G: Game>(
     threads: usize,
     dir: &Path,
 ) -> Result<StrengthRow, ExperimentError> {
-    let at = || Location {
-        path: format!("strategy {strategy}"),
-        line_column: None,
-    };
-    let factory = strategy_source::<G>(strategy, dir)
-        .map_err(|kind| ExperimentError { at: at(), kind })?
-        .factory;
-    let setup = G::resolve_setup(&SetupValues::new()).map_err(|e| ExperimentError {
-        at: at(),
-        kind: ErrorKind::Strategy {
-            name: strategy.to_string(),
-            message: format!("default setup of {}: {e}", G::NAME),
-        },
-    })?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .expect("a thread pool");
-    let (wins, decisions, nanos) = pool.install(|| {
+    let (factory, setup) = default_setup_and_factory::<G>(strategy, dir)?;
+    let (wins, decisions, nanos) = pool(threads)?.install(|| {
         (0..games)
             .into_par_iter()
             .map_init(
                 || (factory(), Vec::with_capacity(64)),
                 |(policy, legal), i| {
                     let start = thread_cpu_seconds();
-                    let mut state = G::new_game(&setup, &mut stream_rng(seed, i, Stream::Setup));
-                    let mut chance = stream_rng(seed, i, Stream::Chance);
-                    let mut own = stream_rng(seed, i, Stream::Policy);
-                    let mut decisions = 0u64;
-                    while state.outcome().is_none() {
-                        assert!(
-                            decisions < u64::from(G::MAX_DECISIONS),
-                            "{}: game {i} of seed {seed} did not end",
-                            G::NAME
-                        );
-                        state.legal_actions(legal);
-                        let action = policy.choose(&state, legal, &mut own);
-                        state.apply(action, &mut chance);
-                        decisions += 1;
-                    }
+                    let (state, decisions) =
+                        play_seeded(&setup, seed, i, policy.as_mut(), legal, |_, _| {});
                     let spent = thread_cpu_seconds() - start;
                     let won = u64::from(state.outcome().is_some_and(|o| o.is_win()));
                     // Integer nanoseconds, so the sum does not depend on the order of games.
-                    (won, decisions, (spent.max(0.0) * 1e9) as u64)
+                    (won, u64::from(decisions), (spent.max(0.0) * 1e9) as u64)
                 },
             )
             .reduce(|| (0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2))

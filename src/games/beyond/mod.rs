@@ -115,7 +115,7 @@ impl BeyondSetup {
     /// valid ones), a hero count outside 1-4, a hero named twice, a bad content file.
     pub fn resolve(values: &SetupValues) -> Result<BeyondSetup, SetupError> {
         for k in values.keys() {
-            if !AXES.iter().any(|a| a.name == k) {
+            if !AXES.iter().any(|a| a.name == k) && !crate::content::is_value_path(k) {
                 let names: Vec<&str> = AXES.iter().map(|a| a.name).collect();
                 return Err(SetupError(format!(
                     "unknown setup axis '{k}' for beyond (valid: {})",
@@ -123,12 +123,13 @@ impl BeyondSetup {
                 )));
             }
         }
-        let source = name_of(values, "content", "builtin")?;
-        let content: &'static Content = if source == "builtin" {
-            content::builtin()
-        } else {
-            content_file::load(std::path::Path::new(&source))?
-        };
+        name_of(values, "content", "builtin")?;
+        let content: &'static Content = crate::content::resolve_content(
+            values,
+            content::builtin,
+            content::BUILTIN_TOML,
+            content_file::parse,
+        )?;
         let list = |v: Vec<String>| v.join(", ");
         let campaign_name = name_of(values, "campaign", "none")?;
         let campaign = if campaign_name.eq_ignore_ascii_case("none") {
@@ -471,6 +472,10 @@ impl Game for Beyond {
     fn resolve_setup(values: &SetupValues) -> Result<BeyondSetup, SetupError> {
         BeyondSetup::resolve(values)
     }
+    fn content_toml() -> Option<&'static str> {
+        Some(content::BUILTIN_TOML)
+    }
+
     fn axis_names(setup: &BeyondSetup, axis: &str) -> Vec<String> {
         let c = setup.content;
         match axis {
@@ -502,11 +507,7 @@ impl Game for Beyond {
     }
     #[inline]
     fn outcome(&self) -> Option<Outcome> {
-        match self.result {
-            0 => None,
-            1 => Some(Outcome::Won),
-            r => Some(Outcome::Lost(r - 2)),
-        }
+        Outcome::from_code(self.result)
     }
     fn loss_causes() -> &'static [&'static str] {
         &LOSS_CAUSES

@@ -319,6 +319,9 @@ impl Content {
     }
 }
 
+/// The embedded default content file.
+pub const BUILTIN_TOML: &str = include_str!("content/buried.toml");
+
 static BUILTIN: OnceLock<Content> = OnceLock::new();
 
 /// The embedded default content (`content/buried.toml`).
@@ -326,9 +329,7 @@ static BUILTIN: OnceLock<Content> = OnceLock::new();
 /// # Panics
 /// Never in a released build: a test checks the embedded file parses.
 pub fn builtin() -> &'static Content {
-    BUILTIN.get_or_init(|| {
-        parse(include_str!("content/buried.toml"), "builtin").expect("builtin content parses")
-    })
+    BUILTIN.get_or_init(|| parse(BUILTIN_TOML, "builtin").expect("builtin content parses"))
 }
 
 /// Reads and parses a content file once and leaks it, so games hold `&'static Content`.

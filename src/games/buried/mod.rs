@@ -103,7 +103,7 @@ impl BuriedSetup {
     /// A one-line [`SetupError`] naming the axis, the bad value and the valid ones.
     pub fn resolve(values: &SetupValues) -> Result<BuriedSetup, SetupError> {
         for k in values.keys() {
-            if !AXES.iter().any(|a| a.name == k) {
+            if !AXES.iter().any(|a| a.name == k) && !crate::content::is_value_path(k) {
                 let names: Vec<&str> = AXES.iter().map(|a| a.name).collect();
                 return Err(SetupError(format!(
                     "unknown setup axis '{k}' for buried (valid: {})",
@@ -111,12 +111,12 @@ impl BuriedSetup {
                 )));
             }
         }
-        let content: &'static Content = match values.get("content") {
-            None => content::builtin(),
-            Some(AxisValue::Name(s)) if s == "builtin" => content::builtin(),
-            Some(AxisValue::Name(s)) => content::load(std::path::Path::new(s))?,
-            Some(other) => return Err(setup_err("content", format!("{other} is not a name"))),
-        };
+        let content: &'static Content = crate::content::resolve_content(
+            values,
+            content::builtin,
+            content::BUILTIN_TOML,
+            content::parse,
+        )?;
         let hero_names = content.hero_names();
         let hero = match get_name(values, "hero")? {
             s if s.eq_ignore_ascii_case("random") => None,
@@ -404,6 +404,10 @@ impl Game for Buried {
     fn resolve_setup(values: &SetupValues) -> Result<BuriedSetup, SetupError> {
         BuriedSetup::resolve(values)
     }
+    fn content_toml() -> Option<&'static str> {
+        Some(content::BUILTIN_TOML)
+    }
+
     fn axis_names(setup: &BuriedSetup, axis: &str) -> Vec<String> {
         let c = setup.content;
         let mut v = match axis {
@@ -428,11 +432,7 @@ impl Game for Buried {
     }
     #[inline]
     fn outcome(&self) -> Option<Outcome> {
-        match self.result {
-            0 => None,
-            1 => Some(Outcome::Won),
-            r => Some(Outcome::Lost(r - 2)),
-        }
+        Outcome::from_code(self.result)
     }
     fn loss_causes() -> &'static [&'static str] {
         &LOSS_CAUSES

@@ -178,7 +178,7 @@ impl GodsSetup {
     /// A one-line [`SetupError`] naming the axis, the bad value and the valid ones.
     pub fn resolve(values: &SetupValues) -> Result<GodsSetup, SetupError> {
         for k in values.keys() {
-            if !AXES.iter().any(|a| a.name == k) {
+            if !AXES.iter().any(|a| a.name == k) && !crate::content::is_value_path(k) {
                 let names: Vec<&str> = AXES.iter().map(|a| a.name).collect();
                 return Err(SetupError(format!(
                     "unknown setup axis '{k}' for gods (valid: {})",
@@ -186,12 +186,12 @@ impl GodsSetup {
                 )));
             }
         }
-        let source = get_name(values, "content", "builtin")?;
-        let content: &'static Content = if source == "builtin" {
-            content::builtin()
-        } else {
-            content_file::load(std::path::Path::new(source))?
-        };
+        let content: &'static Content = crate::content::resolve_content(
+            values,
+            content::builtin,
+            content::BUILTIN_TOML,
+            content_file::parse,
+        )?;
         let enc = get_name(values, "encounter", &content.encounters[0].name)?;
         let encounter = content.encounter_index(enc).ok_or_else(|| {
             let v: Vec<&str> = content.encounters.iter().map(|e| e.name.as_str()).collect();
@@ -412,6 +412,10 @@ impl Game for Gods {
     fn resolve_setup(values: &SetupValues) -> Result<GodsSetup, SetupError> {
         GodsSetup::resolve(values)
     }
+    fn content_toml() -> Option<&'static str> {
+        Some(content::BUILTIN_TOML)
+    }
+
     fn axis_names(setup: &GodsSetup, axis: &str) -> Vec<String> {
         let c = setup.content;
         match axis {
@@ -433,11 +437,7 @@ impl Game for Gods {
     }
     #[inline]
     fn outcome(&self) -> Option<Outcome> {
-        match self.result {
-            0 => None,
-            1 => Some(Outcome::Won),
-            r => Some(Outcome::Lost(r - 2)),
-        }
+        Outcome::from_code(self.result)
     }
     fn loss_causes() -> &'static [&'static str] {
         &LOSS_CAUSES

@@ -275,12 +275,13 @@ impl RiftSetup {
     /// A one-line [`SetupError`] naming the axis, the bad value and the valid ones.
     pub fn resolve(values: &SetupValues) -> Result<RiftSetup, SetupError> {
         let r = AxisReader::new(Rift::NAME, &AXES, values)?;
-        let source = r.name("content")?;
-        let content: &'static Content = if source == "builtin" {
-            content::builtin()
-        } else {
-            content_file::load(std::path::Path::new(source))?
-        };
+        r.name("content")?;
+        let content: &'static Content = crate::content::resolve_content(
+            values,
+            content::builtin,
+            content::BUILTIN_TOML,
+            content_file::parse,
+        )?;
         let games = content.campaign.len() as i64;
         let game = r.int_within("game", 1, games)?.unwrap_or(1) as u8 - 1;
         let ruins = r.int("ruins")?.unwrap_or(3) as u8;
@@ -997,6 +998,10 @@ impl Game for Rift {
     fn resolve_setup(values: &SetupValues) -> Result<RiftSetup, SetupError> {
         RiftSetup::resolve(values)
     }
+    fn content_toml() -> Option<&'static str> {
+        Some(content::BUILTIN_TOML)
+    }
+
     fn axis_names(setup: &RiftSetup, axis: &str) -> Vec<String> {
         let c = setup.content;
         if axis == "mode" {
@@ -1042,11 +1047,7 @@ impl Game for Rift {
     }
     #[inline]
     fn outcome(&self) -> Option<Outcome> {
-        match self.result {
-            0 => None,
-            1 => Some(Outcome::Won),
-            r => Some(Outcome::Lost(r - 2)),
-        }
+        Outcome::from_code(self.result)
     }
     fn loss_causes() -> &'static [&'static str] {
         &LOSS_CAUSES

@@ -1,0 +1,505 @@
+//! The tuning commands of the `sololab` binary (issue 17): `list values`, `calibrate` and
+//! `sensitivity`, kept apart from `cli.rs`. Each resolves its whole input (experiment, value
+//! paths, flags) before playing a game; errors are one line, exit status 2.
+
+use anyhow::Result;
+use clap::Args;
+use sololab::lab;
+use sololab::{Game, GameKind, with_game};
+
+/// `sololab list values GAME [--set KEY=VALUE]...`
+#[derive(Args, Debug)]
+pub struct ValuesArgs {
+    /// The game.
+    game: String,
+    /// A setup value, KEY=VALUE (`content=my-cards.toml` lists that file's values); repeatable.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    set: Vec<String>,
+}
+
+/// `list values`: the text to print.
+///
+/// # Errors
+/// An unknown game, a bad `--set`, an unreadable content file.
+pub fn values_command(args: &ValuesArgs) -> Result<String> {
+    let kind = GameKind::from_name(&args.game).map_err(anyhow::Error::msg)?;
+    with_game!(kind, G => values_typed::<G>(&args.set))
+}
+
+fn values_typed<G: Game>(set: &[String]) -> Result<String> {
+    let (values, _) = lab::setup_values_from_pairs::<G>(set)?;
+    let tunables = lab::tunables::<G>(&values, None)?;
+    Ok(lab::values_text(&tunables))
+}
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use sololab::lab::{CalibrateSpec, Experiment, Method, Range};
+use sololab::policy::Strategy;
+use sololab::{AxisValue, SetupValues};
+
+const STRATEGIES_DIR: &str = "strategies";
+
+/// The options every tuning command shares.
+#[derive(Args, Debug)]
+pub struct TuneArgs {
+    /// The experiment (a path or a name in experiments/): game, setup, seed, games per probe.
+    experiment: String,
+    /// The strategy that plays (default: the experiment's, when it names one).
+    #[arg(long)]
+    strategy: Option<String>,
+    /// Games per probe (default: the experiment's `games`).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    games: Option<u64>,
+    /// Seed of the games (default: the experiment's).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=i64::MAX as u64))]
+    seed: Option<u64>,
+    /// Worker threads (default: one per core); the numbers do not depend on it.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=1024))]
+    threads: u64,
+    /// The report folder (default: results/<experiment name>).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// No progress lines on stderr.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// `sololab calibrate EXP --value PATH --target T ...`
+#[derive(Args, Debug)]
+pub struct CalibrateArgs {
+    #[command(flatten)]
+    tune: TuneArgs,
+    /// The integer axis or content value to calibrate (see `sololab list values GAME`).
+    #[arg(long)]
+    value: String,
+    /// The target win rate, 0..1.
+    #[arg(long, value_parser = unit_interval)]
+    target: f64,
+    /// Half-width of the 95% interval at which a probe holding the target is the answer.
+    #[arg(long, default_value_t = 0.02, value_parser = unit_interval)]
+    precision: f64,
+    /// The values searched, LO..HI (default: the range the game accepts).
+    #[arg(long, value_parser = int_range)]
+    range: Option<(i64, i64)>,
+    /// The most games one probe plays (default: 8 × the games per probe).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    max_games: Option<u64>,
+    /// auto (bisection; stochastic approximation if the win rate is seen not monotone),
+    /// bisect or sa.
+    #[arg(long, default_value = "auto", value_parser = ["auto", "bisect", "sa"])]
+    method: String,
+}
+
+/// `sololab sensitivity EXP [--values PATH...] [--step N] ...`
+#[derive(Args, Debug)]
+pub struct SensitivityArgs {
+    #[command(flatten)]
+    tune: TuneArgs,
+    /// The values to move (default: every integer axis and numeric content value).
+    #[arg(long, num_args = 1..)]
+    values: Vec<String>,
+    /// The step down and up.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(i64).range(1..=1_000_000))]
+    step: i64,
+    /// Values drawn in the tornado chart (the largest effects).
+    #[arg(long, default_value_t = 25, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    top: u64,
+}
+
+fn unit_interval(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        _ => Err("expected a number in 0..=1".into()),
+    }
+}
+
+fn int_range(text: &str) -> Result<(i64, i64), String> {
+    let (a, b) = text
+        .split_once("..")
+        .ok_or("expected LO..HI (integers, LO < HI)")?;
+    let b = b.strip_prefix('=').unwrap_or(b);
+    match (a.trim().parse::<i64>(), b.trim().parse::<i64>()) {
+        (Ok(a), Ok(b)) if a < b => Ok((a, b)),
+        _ => Err("expected LO..HI (integers, LO < HI)".into()),
+    }
+}
+
+/// The experiment, its game and strategy, resolved before any game.
+struct Resolved {
+    experiment: Experiment,
+    strategy: String,
+    games: u64,
+    seed: u64,
+    out: PathBuf,
+}
+
+fn resolve(t: &TuneArgs, suffix: &str) -> Result<Resolved> {
+    let path = lab::find_experiment(&t.experiment, Path::new("experiments"))?;
+    let experiment = Experiment::load(&path)?;
+    if let Some((axis, _)) = experiment.sweep.first() {
+        anyhow::bail!(
+            "{}: has a [sweep] (axis '{axis}'); tuning moves values from the experiment's [setup] alone",
+            path.display()
+        );
+    }
+    let strategy = match (&t.strategy, experiment.strategies.as_slice()) {
+        (Some(s), _) => s.clone(),
+        (None, [one]) => one.clone(),
+        (None, many) => anyhow::bail!(
+            "{}: names {} strategies ({}); choose one with --strategy",
+            path.display(),
+            many.len(),
+            many.join(", ")
+        ),
+    };
+    let out = t
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("results/{}{suffix}", experiment.name)));
+    Ok(Resolved {
+        games: t.games.unwrap_or(experiment.games),
+        seed: t.seed.unwrap_or(experiment.seed),
+        strategy,
+        out,
+        experiment,
+    })
+}
+
+fn setup_values(e: &Experiment) -> SetupValues {
+    e.setup.iter().cloned().collect()
+}
+
+/// Runs `work` while printing a progress line every 10 seconds on stderr (unless quiet).
+fn with_progress<T>(quiet: bool, total: u64, work: impl FnOnce(&AtomicU64) -> T + Send) -> T
+where
+    T: Send,
+{
+    let done = AtomicU64::new(0);
+    let finished = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        if !quiet {
+            scope.spawn(|| {
+                let start = Instant::now();
+                let mut last = Instant::now();
+                while !finished.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(200));
+                    if last.elapsed() >= Duration::from_secs(10) {
+                        last = Instant::now();
+                        let d = done.load(Ordering::Relaxed);
+                        let line = if total > 0 {
+                            lab::progress_line(d, total, start.elapsed().as_secs_f64())
+                        } else {
+                            format!("{d} games, {:.0} s", start.elapsed().as_secs_f64())
+                        };
+                        eprintln!("{line}");
+                    }
+                }
+            });
+        }
+        let out = work(&done);
+        finished.store(true, Ordering::Relaxed);
+        out
+    })
+}
+
+/// The `[run]` table and the experiment, for `run.toml`.
+fn run_toml_head(r: &Resolved, threads: u64, wall_s: f64, games: u64) -> String {
+    let origin = Strategy::named(&r.strategy, Path::new(STRATEGIES_DIR))
+        .map(|s| s.origin.to_string())
+        .unwrap_or_default();
+    let mut e = r.experiment.clone();
+    e.strategies = vec![r.strategy.clone()];
+    let _ = e.set_games(r.games);
+    let _ = e.set_seed(r.seed);
+    format!(
+        "{}\n\n[run]\nversion = {:?}\ncommit = {:?}\nthreads = {threads}\nwall_s = {wall_s:.3}\ngames = {games}\nstrategy_origin = {:?}\n\n{}",
+        lab::RUN_TOML_HEADER,
+        env!("CARGO_PKG_VERSION"),
+        lab::BUILD_COMMIT,
+        origin,
+        e.to_toml_table(Some("experiment"))
+    )
+}
+
+fn write_report(out: &Path, files: &[(&str, String)]) -> Result<()> {
+    let names: Vec<&str> = files.iter().map(|(n, _)| *n).collect();
+    let mut dir = lab::ReportDir::open(out, &names).map_err(|e| anyhow::anyhow!("{e}"))?;
+    for (name, text) in files {
+        dir.write(name, text).map_err(|e| anyhow::anyhow!("{e}"))?;
+    }
+    dir.commit().map_err(|e| anyhow::anyhow!("{e}"))?;
+    Ok(())
+}
+
+/// `sololab calibrate`.
+///
+/// # Errors
+/// Bad input (one line), a report folder that cannot be written.
+pub fn calibrate_command(args: &CalibrateArgs) -> Result<()> {
+    let r = resolve(
+        &args.tune,
+        &format!("-calibrate-{}", file_part(&args.value)),
+    )?;
+    let kind = r.experiment.game_kind()?;
+    with_game!(kind, G => calibrate_typed::<G>(args, &r))
+}
+
+/// A path as a folder name part (dots and brackets kept, other odd characters `_`).
+fn file_part(path: &str) -> String {
+    path.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "._-".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+fn calibrate_typed<G: Game>(args: &CalibrateArgs, r: &Resolved) -> Result<()> {
+    let factory = lab::policy_factory::<G>(&r.strategy, Path::new(STRATEGIES_DIR))
+        .map_err(|e| anyhow::anyhow!("--strategy {}: {e}", r.strategy))?;
+    let mut base = setup_values(&r.experiment);
+    base.remove(&args.value);
+    let t = lab::tunables::<G>(&base, Some(std::slice::from_ref(&args.value)))
+        .map_err(|e| anyhow::anyhow!("--value {}", e.0))?;
+    let range = match (args.range, &t[0].range) {
+        (Some(range), _) => range,
+        (None, Range::Int(ir)) => match (ir.lo, ir.hi) {
+            (Some(lo), Some(hi)) if lo < hi => (lo, hi),
+            _ => anyhow::bail!(
+                "--value {}: the game accepts {} (open or one value); give --range LO..HI",
+                args.value,
+                ir
+            ),
+        },
+        (None, other) => anyhow::bail!(
+            "--value {}: a {other} value; calibration needs a whole number",
+            args.value
+        ),
+    };
+    for v in [range.0, range.1] {
+        let mut values = base.clone();
+        values.insert(args.value.clone(), AxisValue::Int(v));
+        G::resolve_setup(&values).map_err(|e| anyhow::anyhow!("--range: {}", e.0))?;
+    }
+    let spec = CalibrateSpec {
+        path: args.value.clone(),
+        range,
+        target: args.target,
+        precision: args.precision,
+        games: r.games,
+        max_games: args
+            .max_games
+            .unwrap_or(r.games.saturating_mul(8))
+            .max(r.games),
+        seed: r.seed,
+        method: match args.method.as_str() {
+            "bisect" => Method::Bisect,
+            "sa" => Method::Sa,
+            _ => Method::Auto,
+        },
+    };
+    // Check the folder before the first game.
+    drop(
+        lab::ReportDir::open(&r.out, &["probes.csv", "calibration.svg", "run.toml"])
+            .map_err(|e| anyhow::anyhow!("{e}"))?,
+    );
+    let start = Instant::now();
+    let c = with_progress(args.tune.quiet, 0, |done| {
+        lab::calibrate::<G>(&base, &spec, &factory, args.tune.threads as usize, done)
+    })
+    .map_err(anyhow::Error::msg)?;
+    let wall = start.elapsed().as_secs_f64();
+    let a = &c.probes[c.answer_probe];
+    let (lo, hi) = a.interval();
+    let games: u64 = c.probes.iter().map(|p| p.games).sum();
+    let mut toml = run_toml_head(r, args.tune.threads, wall, games);
+    toml.push_str(&format!(
+        "\n[calibrate]\nvalue = {:?}\ntarget = {}\nprecision = {}\nrange = [{}, {}]\nmethod = {:?}\nmax_games = {}\n\n[answer]\nvalue = {}\ngames = {}\nwins = {}\nwin_rate = {:.4}\nci_low = {lo:.4}\nci_high = {hi:.4}\nhalf_width = {:.4}\n{}stop = {:?}\n",
+        spec.path,
+        spec.target,
+        spec.precision,
+        range.0,
+        range.1,
+        args.method,
+        spec.max_games,
+        a.value,
+        a.games,
+        a.wins,
+        a.rate(),
+        (hi - lo) / 2.0,
+        c.bracket.map_or(String::new(), |(x, y)| format!("bracket = [{x}, {y}]\n")),
+        c.stop
+    ));
+    let title = format!(
+        "{}: {} calibrated to {:.0}% for {}",
+        G::NAME,
+        spec.path,
+        spec.target * 100.0,
+        r.strategy
+    );
+    let svg = lab::calibration_svg(&c, &title, &spec.path, spec.target)
+        .map_err(|e| anyhow::anyhow!("calibration chart: {e}"))?;
+    write_report(
+        &r.out,
+        &[
+            ("probes.csv", lab::probes_csv(&c)),
+            ("calibration.svg", svg),
+            ("run.toml", toml),
+        ],
+    )?;
+    let mut text = String::new();
+    for p in &c.probes {
+        let (l, h) = p.interval();
+        text.push_str(&format!(
+            "probe {:>2} {:<6} {} = {:<6} {:>7} games  {:>5.1}%  ({:.1}-{:.1}%)\n",
+            p.step,
+            p.method,
+            spec.path,
+            p.value,
+            p.games,
+            100.0 * p.rate(),
+            100.0 * l,
+            100.0 * h
+        ));
+    }
+    text.push_str(&format!(
+        "answer: {} = {} ({:.1}%, 95% interval {:.1}-{:.1}%, half-width {:.1} points{}); {}\nwrote {}/probes.csv, calibration.svg, run.toml\n",
+        spec.path,
+        a.value,
+        100.0 * a.rate(),
+        100.0 * lo,
+        100.0 * hi,
+        100.0 * (hi - lo) / 2.0,
+        c.bracket.map_or(String::new(), |(x, y)| format!("; bracket {x}..={y}")),
+        c.stop,
+        r.out.display()
+    ));
+    print_quietly(&text)
+}
+
+fn print_quietly(text: &str) -> Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            eprintln!("sololab: warning: cannot write to standard output: {e}");
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// `sololab sensitivity`.
+///
+/// # Errors
+/// Bad input (one line), a report folder that cannot be written.
+pub fn sensitivity_command(args: &SensitivityArgs) -> Result<()> {
+    let r = resolve(&args.tune, "")?;
+    let kind = r.experiment.game_kind()?;
+    with_game!(kind, G => sensitivity_typed::<G>(args, &r))
+}
+
+fn sensitivity_typed<G: Game>(args: &SensitivityArgs, r: &Resolved) -> Result<()> {
+    let factory = lab::policy_factory::<G>(&r.strategy, Path::new(STRATEGIES_DIR))
+        .map_err(|e| anyhow::anyhow!("--strategy {}: {e}", r.strategy))?;
+    let base = setup_values(&r.experiment);
+    G::resolve_setup(&base).map_err(|e| anyhow::anyhow!("{}: {}", r.experiment.name, e.0))?;
+    let only = (!args.values.is_empty()).then_some(args.values.as_slice());
+    let tunables = lab::sensitivity_tunables::<G>(&base, only)
+        .map_err(|e| anyhow::anyhow!("--values {}", e.0))?;
+    drop(
+        lab::ReportDir::open(&r.out, &["sensitivity.csv", "tornado.svg", "run.toml"])
+            .map_err(|e| anyhow::anyhow!("{e}"))?,
+    );
+    let setups_max = 1 + 2 * tunables.len() as u64;
+    let start = Instant::now();
+    let s = with_progress(args.tune.quiet, setups_max * r.games, |done| {
+        lab::sensitivity::<G>(
+            &base,
+            &tunables,
+            args.step,
+            &factory,
+            r.seed,
+            r.games,
+            args.tune.threads as usize,
+            done,
+        )
+    })
+    .map_err(anyhow::Error::msg)?;
+    let wall = start.elapsed().as_secs_f64();
+    let played = s.games
+        * (1 + s
+            .rows
+            .iter()
+            .map(|x| u64::from(x.down.is_some()) + u64::from(x.up.is_some()))
+            .sum::<u64>());
+    let mut toml = run_toml_head(r, args.tune.threads, wall, played);
+    toml.push_str(&format!(
+        "\n[sensitivity]\nstep = {}\nvalues = {}\nbase_wins = {}\nbase_win_rate = {:.4}\n",
+        args.step,
+        s.rows.len(),
+        s.base_wins,
+        s.base_wins as f64 / s.games as f64
+    ));
+    let title = format!(
+        "{}: win rate change per value, {} ({} games each)",
+        G::NAME,
+        r.strategy,
+        s.games
+    );
+    let svg = lab::tornado_svg(&s, &title, args.top as usize)
+        .map_err(|e| anyhow::anyhow!("tornado chart: {e}"))?;
+    write_report(
+        &r.out,
+        &[
+            ("sensitivity.csv", lab::sensitivity_csv(&s)),
+            ("tornado.svg", svg),
+            ("run.toml", toml),
+        ],
+    )?;
+    let mut text = format!(
+        "baseline: {:.1}% of {} games ({})\n{:<4} {:<44} {:>7} {:>24} {:>24}\n",
+        100.0 * s.base_wins as f64 / s.games as f64,
+        s.games,
+        r.strategy,
+        "rank",
+        "value",
+        "current",
+        "one step down",
+        "one step up"
+    );
+    let side = |x: &Option<lab::Side>| match x {
+        Some(x) => format!(
+            "{:+.1} ({:+.1}..{:+.1})",
+            100.0 * x.change.diff,
+            100.0 * x.change.lo,
+            100.0 * x.change.hi
+        ),
+        None => "refused".into(),
+    };
+    for (i, row) in s.rows.iter().enumerate().take(args.top as usize) {
+        text.push_str(&format!(
+            "{:<4} {:<44} {:>7} {:>24} {:>24}\n",
+            i + 1,
+            row.path,
+            row.current,
+            side(&row.down),
+            side(&row.up)
+        ));
+    }
+    text.push_str(&format!(
+        "({} values; changes in percentage points with paired 95% intervals)\nwrote {}/sensitivity.csv, tornado.svg, run.toml\n",
+        s.rows.len(),
+        r.out.display()
+    ));
+    print_quietly(&text)
+}

@@ -1,0 +1,266 @@
+//! Partial reports: the exact integer aggregates of part of a run (a shard, `--shard K/N`) with
+//! what it ran, as `partial.toml`; and the same totals for the chunks of the work area
+//! (`--resume`). Everything is integers (sums and counts), so partials add up to the very
+//! numbers of the whole run, and [`merge`](super::merge) gives its bytes.
+//!
+//! `partial.toml` holds: `format` ([`PARTIAL_FORMAT`]), `version` and `commit` (the code that
+//! ran), `game`, `shard` (`K/N`), `experiment` (the experiment as run, in its file format),
+//! `definition` (`run.toml`'s `[experiment]` and `[strategies.*]` tables, compared byte for
+//! byte by `merge`), `threads` and `wall_s` (not part of the numbers), and one `[[cells]]`
+//! table per cell in plan order with the cell's [`Totals`]: `games`, `wins`, `turns`, `lost`
+//! (per loss cause), `metrics` (sums per metric), `turn_histogram` and, with a baseline,
+//! `paired = [both, only_baseline, only_cell, neither]`.
+
+use serde::{Deserialize, Serialize};
+
+use super::report::{BUILD_COMMIT, PairedCounts, Report, Totals};
+use super::runner::{Chunk, Shard};
+
+/// The `format` line of `partial.toml` and of the work area's files.
+pub const PARTIAL_FORMAT: &str = "sololab-partial-1";
+
+/// One cell's totals as written (see the module documentation).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct TotalsRecord {
+    /// [`Totals::games`].
+    pub games: u64,
+    /// [`Totals::wins`].
+    pub wins: u64,
+    /// [`Totals::turns`].
+    pub turns: u64,
+    /// [`Totals::lost`].
+    pub lost: Vec<u64>,
+    /// [`Totals::metrics`].
+    pub metrics: Vec<i64>,
+    /// [`Totals::turn_histogram`].
+    pub turn_histogram: Vec<u64>,
+    /// [`Totals::paired`] as `[both, only_baseline, only_cell, neither]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paired: Option<[u64; 4]>,
+}
+
+impl From<&Totals> for TotalsRecord {
+    fn from(t: &Totals) -> TotalsRecord {
+        TotalsRecord {
+            games: t.games,
+            wins: t.wins,
+            turns: t.turns,
+            lost: t.lost.clone(),
+            metrics: t.metrics.clone(),
+            turn_histogram: t.turn_histogram.clone(),
+            paired: t
+                .paired
+                .map(|p| [p.both, p.only_baseline, p.only_cell, p.neither]),
+        }
+    }
+}
+
+impl TotalsRecord {
+    /// The totals, when the record has the game's shape (`causes` loss causes and `metrics`
+    /// metrics, a histogram that sums to `games`, wins and losses that add up).
+    pub fn totals(&self, causes: usize, metrics: usize) -> Option<Totals> {
+        let consistent = self.lost.len() == causes
+            && self.metrics.len() == metrics
+            && self.turn_histogram.iter().sum::<u64>() == self.games
+            && self.wins + self.lost.iter().sum::<u64>() == self.games
+            && self.turn_histogram.last() != Some(&0);
+        consistent.then(|| Totals {
+            games: self.games,
+            wins: self.wins,
+            turns: self.turns,
+            lost: self.lost.clone(),
+            metrics: self.metrics.clone(),
+            turn_histogram: self.turn_histogram.clone(),
+            paired: self
+                .paired
+                .map(|[both, only_baseline, only_cell, neither]| PairedCounts {
+                    both,
+                    only_baseline,
+                    only_cell,
+                    neither,
+                }),
+        })
+    }
+}
+
+/// What a partial (or a work area) ran: compared field by field before partials are merged or
+/// a run resumed.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct RunIdentity {
+    /// [`PARTIAL_FORMAT`].
+    pub format: String,
+    /// The crate version that ran.
+    pub version: String,
+    /// [`BUILD_COMMIT`] of the binary that ran.
+    pub commit: String,
+    /// The game's registry name.
+    pub game: String,
+    /// `K/N`.
+    pub shard: String,
+    /// The experiment as run, in its file format ([`Experiment::to_toml`]).
+    ///
+    /// [`Experiment::to_toml`]: super::Experiment::to_toml
+    pub experiment: String,
+    /// [`Report::definition_toml`]: the experiment and the strategies' definitions.
+    pub definition: String,
+}
+
+impl RunIdentity {
+    /// The identity of `shard` of a run whose report shape is `report` (a
+    /// [`blank_report`](super::blank_report) before the run), with this binary's version.
+    pub fn new(report: &Report, shard: Shard) -> RunIdentity {
+        RunIdentity {
+            format: PARTIAL_FORMAT.to_string(),
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            commit: BUILD_COMMIT.to_string(),
+            game: report.game.to_string(),
+            shard: shard.to_string(),
+            experiment: report.experiment.to_toml(),
+            definition: report.definition_toml(),
+        }
+    }
+
+    /// The first difference from `other` that forbids combining the two, as `what differs`
+    /// (`None` when they are of the same run, shards aside).
+    pub fn difference(&self, other: &RunIdentity) -> Option<String> {
+        if self.format != other.format {
+            return Some(format!(
+                "format '{}' instead of '{}'",
+                other.format, self.format
+            ));
+        }
+        if (&self.version, &self.commit) != (&other.version, &other.commit) {
+            return Some(format!(
+                "code version {} (commit {}) instead of {} (commit {})",
+                other.version, other.commit, self.version, self.commit
+            ));
+        }
+        if self.game != other.game {
+            return Some(format!("game '{}' instead of '{}'", other.game, self.game));
+        }
+        if self.experiment != other.experiment {
+            return Some(format!(
+                "another experiment ({})",
+                first_difference(&self.experiment, &other.experiment)
+            ));
+        }
+        if self.definition != other.definition {
+            return Some(format!(
+                "other strategy definitions ({})",
+                first_difference(&self.definition, &other.definition)
+            ));
+        }
+        None
+    }
+}
+
+/// `line N: 'theirs' instead of 'ours'` for the first line where two texts differ.
+fn first_difference(ours: &str, theirs: &str) -> String {
+    let (mut a, mut b) = (ours.lines(), theirs.lines());
+    let mut n = 1;
+    loop {
+        match (a.next(), b.next()) {
+            (Some(x), Some(y)) if x == y => n += 1,
+            (x, y) => {
+                return format!(
+                    "line {n}: '{}' instead of '{}'",
+                    y.unwrap_or("(end)"),
+                    x.unwrap_or("(end)")
+                );
+            }
+        }
+    }
+}
+
+/// `partial.toml`: a shard's identity, timing and per-cell totals.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Partial {
+    /// What ran.
+    #[serde(flatten)]
+    pub identity: RunIdentity,
+    /// Worker threads (not part of the numbers).
+    pub threads: u64,
+    /// Wall-clock seconds (not part of the numbers).
+    pub wall_s: f64,
+    /// Per cell, in plan order.
+    pub cells: Vec<TotalsRecord>,
+}
+
+impl Partial {
+    /// The partial of `report`, the result of shard `shard`.
+    pub fn of(report: &Report, shard: Shard) -> Partial {
+        Partial {
+            identity: RunIdentity::new(report, shard),
+            threads: report.threads as u64,
+            wall_s: report.wall_s,
+            cells: report
+                .cells
+                .iter()
+                .map(|c| TotalsRecord::from(&c.totals))
+                .collect(),
+        }
+    }
+
+    /// The file's text.
+    pub fn to_toml(&self) -> String {
+        let body = toml::to_string(self).expect("partials are plain TOML values");
+        format!(
+            "# sololab partial report: exact totals of one shard; `sololab merge` combines \
+             the shards.\n{body}"
+        )
+    }
+
+    /// Reads `partial.toml` text.
+    ///
+    /// # Errors
+    /// The TOML or field error.
+    pub fn parse(text: &str) -> Result<Partial, String> {
+        toml::from_str(text).map_err(|e| e.message().trim().to_string())
+    }
+}
+
+/// A work-area chunk file: identity, positions and the totals of the cells that played.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ChunkRecord {
+    /// What ran.
+    #[serde(flatten)]
+    pub identity: RunIdentity,
+    /// [`Chunk::from`].
+    pub from: u64,
+    /// [`Chunk::to`].
+    pub to: u64,
+    /// [`Chunk::cells`].
+    pub cells: Vec<u64>,
+    /// One per cell that played.
+    pub totals: Vec<TotalsRecord>,
+}
+
+impl ChunkRecord {
+    /// The record of `chunk` of the run `identity`.
+    pub fn of(identity: &RunIdentity, chunk: &Chunk) -> ChunkRecord {
+        ChunkRecord {
+            identity: identity.clone(),
+            from: chunk.from,
+            to: chunk.to,
+            cells: chunk.cells.iter().map(|&c| c as u64).collect(),
+            totals: chunk.totals.iter().map(TotalsRecord::from).collect(),
+        }
+    }
+
+    /// The chunk, when its totals have the game's shape.
+    pub fn chunk(&self, causes: usize, metrics: usize) -> Option<Chunk> {
+        let totals: Option<Vec<Totals>> = self
+            .totals
+            .iter()
+            .map(|t| t.totals(causes, metrics))
+            .collect();
+        Some(Chunk {
+            from: self.from,
+            to: self.to,
+            cells: self.cells.iter().map(|&c| c as usize).collect(),
+            totals: totals?,
+        })
+    }
+}

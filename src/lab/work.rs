@@ -1,0 +1,161 @@
+//! The work area of a run: its finished chunks on disk, so that an interrupted run (a signal,
+//! a scheduler's time limit, a killed process) resumes without replaying them.
+//!
+//! The work area is the folder [`WORK`] inside the report folder (`results/<name>/.sololab-work/`),
+//! created when a run without `--raw` finishes its first chunk (a run that fails before that
+//! leaves nothing). It holds `identity.toml` (what runs: code version,
+//! game, shard, experiment and strategy definitions, a [`RunIdentity`]) and one file per finished
+//! chunk, `chunk-<from>-<to>.toml` (a [`ChunkRecord`]), each written to a temporary name and
+//! renamed, so that a chunk file is whole or absent. The report folder's own files are not
+//! touched: the previous report stays as it was until the finished run's report replaces it,
+//! and that commit removes the work area with the previous report.
+//!
+//! A run into a folder whose work area exists needs `--resume` (else it is refused with one
+//! line, so that no finished work is thrown away by mistake); `--resume` checks that the
+//! identity is the same (else one line naming what differs) and takes every finished chunk
+//! from the work area instead of playing it. Without a work area `--resume` starts afresh.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use super::partial::{ChunkRecord, RunIdentity};
+use super::report_dir::WORK;
+use super::runner::{Chunk, ChunkStore};
+
+const IDENTITY: &str = "identity.toml";
+
+/// A run's work area (see the module documentation).
+#[derive(Debug)]
+pub struct WorkArea {
+    dir: PathBuf,
+    identity: RunIdentity,
+    saved: HashMap<(u64, u64), Chunk>,
+    /// Whether the folder and its identity file exist (made with the first chunk saved).
+    created: bool,
+    /// Chunks taken from an interrupted run.
+    pub resumed: usize,
+}
+
+impl WorkArea {
+    /// The work area of report folder `out` (already opened and locked by
+    /// [`ReportDir::open`](super::ReportDir::open)) for the run `identity`, whose game has
+    /// `causes` loss causes and `metrics` metrics. With `resume`, the finished chunks of an
+    /// earlier run of the same identity are loaded.
+    ///
+    /// # Errors
+    /// One line: a work area exists and `resume` is false; it is of another run; a chunk
+    /// file is unreadable or not of this run; the folder cannot be created or written.
+    pub fn open(
+        out: &Path,
+        identity: RunIdentity,
+        causes: usize,
+        metrics: usize,
+        resume: bool,
+    ) -> Result<WorkArea, String> {
+        let dir = out.join(WORK);
+        let shown = dir.display();
+        let mut area = WorkArea {
+            dir: dir.clone(),
+            identity,
+            saved: HashMap::new(),
+            created: false,
+            resumed: 0,
+        };
+        if !dir.exists() {
+            // Created with the first finished chunk: a run that fails before leaves nothing.
+            return Ok(area);
+        }
+        area.created = true;
+        if !resume {
+            return Err(format!(
+                "{shown}: an interrupted run's finished games are kept here; continue it with \
+                 --resume, or remove this folder to start over"
+            ));
+        }
+        let read_identity = std::fs::read_to_string(dir.join(IDENTITY))
+            .map_err(|e| e.to_string())
+            .and_then(|t| toml::from_str::<RunIdentity>(&t).map_err(|e| e.message().to_string()));
+        let theirs = match read_identity {
+            Ok(theirs) => theirs,
+            Err(e) => {
+                return Err(format!(
+                    "{shown}/{IDENTITY}: cannot be read ({e}); remove {shown} to start over"
+                ));
+            }
+        };
+        if let Some(what) = area.identity.difference(&theirs) {
+            return Err(format!(
+                "{shown}: the interrupted run had {what}; run it as it was, or remove {shown} \
+                 to start over"
+            ));
+        }
+        let entries = std::fs::read_dir(&dir).map_err(|e| format!("{shown}: {e}"))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| format!("{shown}: {e}"))?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if !(name.starts_with("chunk-") && name.ends_with(".toml")) {
+                continue;
+            }
+            let path = entry.path();
+            let bad =
+                |why: String| format!("{}: {why}; remove {shown} to start over", path.display());
+            let text = std::fs::read_to_string(&path).map_err(|e| bad(e.to_string()))?;
+            let record: ChunkRecord =
+                toml::from_str(&text).map_err(|e| bad(e.message().trim().to_string()))?;
+            if let Some(what) = area.identity.difference(&record.identity) {
+                return Err(bad(format!("a chunk of another run ({what})")));
+            }
+            let chunk = record
+                .chunk(causes, metrics)
+                .ok_or_else(|| bad("totals that do not add up".into()))?;
+            area.saved.insert((chunk.from, chunk.to), chunk);
+        }
+        Ok(area)
+    }
+
+    /// The work area's folder.
+    pub fn path(&self) -> &Path {
+        &self.dir
+    }
+}
+
+impl ChunkStore for WorkArea {
+    fn finished(&mut self, from: u64, to: u64) -> Option<Chunk> {
+        let chunk = self.saved.remove(&(from, to))?;
+        self.resumed += 1;
+        Some(chunk)
+    }
+
+    fn save(&mut self, chunk: &Chunk) -> std::io::Result<()> {
+        self.save_chunk(chunk)
+            .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", self.dir.display())))
+    }
+}
+
+impl WorkArea {
+    fn save_chunk(&mut self, chunk: &Chunk) -> std::io::Result<()> {
+        if !self.created {
+            match std::fs::create_dir(&self.dir) {
+                Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => return Err(e),
+                _ => {}
+            }
+            let text = toml::to_string(&self.identity).map_err(std::io::Error::other)?;
+            write_whole(&self.dir.join(IDENTITY), &text)?;
+            self.created = true;
+        }
+        let record = ChunkRecord::of(&self.identity, chunk);
+        let text = toml::to_string(&record).map_err(std::io::Error::other)?;
+        let name = format!("chunk-{:015}-{:015}.toml", chunk.from, chunk.to);
+        write_whole(&self.dir.join(name), &text)
+    }
+}
+
+/// Writes `path` whole: to a temporary name, synced, then renamed.
+fn write_whole(path: &Path, text: &str) -> std::io::Result<()> {
+    let tmp = path.with_extension("tmp");
+    let mut file = std::fs::File::create(&tmp)?;
+    file.write_all(text.as_bytes())?;
+    file.sync_all()?;
+    std::fs::rename(&tmp, path)
+}

@@ -1,0 +1,334 @@
+//! Shards and `merge` (issue 16), end to end through the binary: a run split in 4 shards and
+//! merged is the unsharded run byte for byte on every registered game, in any order; merge
+//! refuses missing, duplicated and foreign shards with one line; and an interrupted run (a
+//! real signal to a real child process) resumes to the uninterrupted run's bytes.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use sololab::GameKind;
+
+const BIN: &str = env!("CARGO_BIN_EXE_sololab");
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sololab-shards-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn p(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+fn sololab(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap()
+}
+
+fn ok(o: &Output) {
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A refusal: exit status 2 and one error line holding each of `expected`.
+fn refused(o: &Output, expected: &[&str]) {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    for e in expected {
+        assert!(err.contains(e), "expected {e:?} in {err}");
+    }
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// `run.toml` without the machine's lines (threads, wall time, speed).
+fn run_toml_numbers(dir: &Path) -> String {
+    read(&dir.join("run.toml"))
+        .lines()
+        .filter(|l| {
+            !l.starts_with("threads =")
+                && !l.starts_with("wall_s =")
+                && !l.starts_with("games_per_s =")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// An experiment for `game`: random and greedy, 13 games a cell (not a multiple of 4), a
+/// paired comparison against random; the Rift also sweeps its ruins.
+fn experiment(dir: &Path, game: &str, seed: u64) -> PathBuf {
+    let sweep = if game == "rift" {
+        "[sweep]\nruins = [2, 3]\n[compare]\nbaseline = { strategy = \"random\", ruins = 3 }\n"
+    } else {
+        "[compare]\nbaseline = { strategy = \"random\" }\n"
+    };
+    let file = dir.join(format!("{game}-{seed}.toml"));
+    std::fs::write(
+        &file,
+        format!(
+            "name = \"split-{game}\"\ngame = \"{game}\"\nstrategies = [\"random\", \"greedy\"]\n\
+             games = 13\nseed = {seed}\n{sweep}"
+        ),
+    )
+    .unwrap();
+    file
+}
+
+fn shard(file: &Path, k: u64, n: u64, out: &Path) {
+    let spec = format!("{k}/{n}");
+    ok(&sololab(&[
+        "run",
+        p(file),
+        "--quiet",
+        "--threads",
+        "2",
+        "--shard",
+        &spec,
+        "--out",
+        p(out),
+    ]));
+}
+
+#[test]
+fn four_shards_merged_are_the_unsharded_run_byte_for_byte_on_every_game() {
+    let dir = temp_dir("every-game");
+    for kind in GameKind::ALL {
+        let game = kind.name();
+        let file = experiment(&dir, game, 5);
+        let whole = dir.join(format!("{game}-whole"));
+        ok(&sololab(&[
+            "run",
+            p(&file),
+            "--quiet",
+            "--threads",
+            "1",
+            "--out",
+            p(&whole),
+        ]));
+        // Shards run in any order, on any thread count, merged in any order.
+        let parts: Vec<PathBuf> = (0..4).map(|k| dir.join(format!("{game}-{k}"))).collect();
+        for k in [3, 1, 0, 2] {
+            shard(&file, k, 4, &parts[k as usize]);
+            assert!(parts[k as usize].join("partial.toml").is_file());
+        }
+        let merged = dir.join(format!("{game}-merged"));
+        let o = sololab(&[
+            "merge",
+            p(&parts[2]),
+            p(&parts[0]),
+            p(&parts[3]),
+            p(&parts[1]),
+            "--quiet",
+            "--out",
+            p(&merged),
+        ]);
+        ok(&o);
+        for name in ["summary.csv", "pairs.csv", ".sololab-report"] {
+            assert_eq!(
+                read(&merged.join(name)),
+                read(&whole.join(name)),
+                "{game}: {name}"
+            );
+        }
+        assert_eq!(
+            run_toml_numbers(&merged),
+            run_toml_numbers(&whole),
+            "{game}"
+        );
+        let summary = read(&whole.join("summary.csv"));
+        assert!(summary.lines().count() >= 3, "{summary}");
+        assert!(
+            summary.contains(",13,"),
+            "{game}: 13 games a cell: {summary}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn merge_refuses_missing_duplicated_and_foreign_shards_with_one_line() {
+    let dir = temp_dir("refused");
+    let file = experiment(&dir, "rift", 5);
+    let parts: Vec<PathBuf> = (0..3).map(|k| dir.join(format!("part-{k}"))).collect();
+    for k in 0..3 {
+        shard(&file, k, 3, &parts[k as usize]);
+    }
+    let out = dir.join("merged");
+    let merge = |dirs: &[&Path]| {
+        let mut args = vec!["merge"];
+        args.extend(dirs.iter().map(|d| p(d)));
+        args.extend(["--quiet", "--out", p(&out)]);
+        sololab(&args)
+    };
+    // A missing shard.
+    refused(&merge(&[&parts[0], &parts[2]]), &["shard 1/3 is missing"]);
+    // A shard given twice.
+    refused(
+        &merge(&[&parts[0], &parts[1], &parts[1], &parts[2]]),
+        &["shard 1/3 is given twice", p(&parts[1])],
+    );
+    // A shard of another experiment (another seed).
+    let other = experiment(&dir, "rift", 6);
+    let foreign = dir.join("foreign");
+    shard(&other, 2, 3, &foreign);
+    refused(
+        &merge(&[&parts[0], &parts[1], &foreign]),
+        &[p(&foreign), "another experiment", "seed = 6"],
+    );
+    // A shard of another split.
+    let split = dir.join("split");
+    shard(&file, 1, 2, &split);
+    refused(
+        &merge(&[&parts[0], &split, &parts[2]]),
+        &[p(&split), "split in 2"],
+    );
+    // Not a shard's folder.
+    refused(&merge(&[&parts[0], &dir]), &["partial.toml", "cannot read"]);
+    // A partial whose code version differs.
+    let text = read(&parts[2].join("partial.toml"));
+    let commit = text.lines().find(|l| l.starts_with("commit = ")).unwrap();
+    std::fs::write(
+        parts[2].join("partial.toml"),
+        text.replace(commit, "commit = \"0000000\""),
+    )
+    .unwrap();
+    refused(
+        &merge(&[&parts[0], &parts[1], &parts[2]]),
+        &[p(&parts[2]), "code version", "0000000"],
+    );
+    // Nothing was written by any refusal.
+    assert!(!out.exists());
+    // Bad --shard values.
+    for bad in ["3/3", "1", "-1/3", "0/0", "a/b"] {
+        let o = sololab(&["run", p(&file), "--quiet", "--shard", bad, "--out", p(&out)]);
+        refused(&o, &["--shard"]);
+    }
+    assert!(!out.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The names in `dir`, sorted (empty when it does not exist).
+fn names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .map(|r| {
+            r.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+#[test]
+fn an_interrupted_run_resumes_without_replaying_to_the_same_bytes() {
+    let dir = temp_dir("resume");
+    let file = dir.join("long.toml");
+    std::fs::write(
+        &file,
+        "name = \"long\"\ngame = \"rift\"\nstrategies = [\"random\"]\ngames = 60000\nseed = 9\n\
+         [sweep]\nextra_turn = [false, true]\n[compare]\nbaseline = { extra_turn = false }\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let work = out.join(sololab::lab::WORK);
+    // A previous report in the folder, which the interrupted run must leave as it was.
+    let small = dir.join("small.toml");
+    std::fs::write(
+        &small,
+        "name = \"small\"\ngame = \"rift\"\nstrategies = [\"random\"]\ngames = 5\nseed = 1\n",
+    )
+    .unwrap();
+    ok(&sololab(&["run", p(&small), "--quiet", "--out", p(&out)]));
+    let before = read(&out.join("summary.csv"));
+
+    let child = Command::new(BIN)
+        .args([
+            "run",
+            p(&file),
+            "--quiet",
+            "--threads",
+            "2",
+            "--out",
+            p(&out),
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait for two finished chunks, then send SIGTERM (what a scheduler sends).
+    let start = Instant::now();
+    let chunks = || {
+        names(&work)
+            .iter()
+            .filter(|n| n.starts_with("chunk-") && n.ends_with(".toml"))
+            .count()
+    };
+    while chunks() < 2 {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "no chunk finished"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let status = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let o = child.wait_with_output().unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(143), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("the report folder is as it was"), "{err}");
+    assert!(err.contains(p(&work)), "{err}");
+    assert!(err.contains("--resume"), "{err}");
+    // The previous report is untouched; the finished chunks are kept.
+    assert_eq!(read(&out.join("summary.csv")), before);
+    let kept = chunks();
+    assert!(kept >= 2);
+    // 2 cells: chunks of 4096 / 2 positions, 30 in all.
+    let all = 60000u64.div_ceil(sololab::lab::CHUNK_GAMES / 2) as usize;
+    assert!(kept < all, "the run was interrupted before its end");
+
+    // A run without --resume would throw the work away: refused.
+    let o = sololab(&["run", p(&file), "--quiet", "--out", p(&out)]);
+    refused(&o, &[p(&work), "--resume"]);
+    // Resumed: the finished chunks are taken, not played again.
+    let o = sololab(&["run", p(&file), "--quiet", "--resume", "--out", p(&out)]);
+    ok(&o);
+    let resumed = stderr(&o);
+    assert!(
+        resumed.contains(&format!("resumed: {kept} finished chunks")),
+        "{resumed}"
+    );
+    assert!(!work.exists(), "the work area goes with the finished run");
+
+    // The uninterrupted run, elsewhere, on one thread: the same bytes.
+    let whole = dir.join("whole");
+    ok(&sololab(&[
+        "run",
+        p(&file),
+        "--quiet",
+        "--threads",
+        "1",
+        "--out",
+        p(&whole),
+    ]));
+    for name in ["summary.csv", "pairs.csv", ".sololab-report"] {
+        assert_eq!(read(&out.join(name)), read(&whole.join(name)), "{name}");
+    }
+    assert_eq!(run_toml_numbers(&out), run_toml_numbers(&whole));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
