@@ -702,7 +702,6 @@ fn unsharded(cwd: &Path, exp: &str, out: &str) -> Vec<u8> {
 }
 
 #[test]
-#[ignore = "needs core's `run --shard` and `merge` (issue 16) in this build: run with --ignored once main has them"]
 fn slurm_four_shards_and_the_merge_job_give_the_unsharded_summary_byte_for_byte() {
     let Some(cluster) = Cluster::up("slurm_four_shards_and_the_merge_job") else {
         return;
@@ -830,7 +829,6 @@ fn output_within(mut cmd: Command, timeout: Duration) -> Output {
 }
 
 #[test]
-#[ignore = "needs core's `run --shard` and `merge` (issue 16) in this build: run with --ignored once main has them"]
 fn k8s_job_commands_run_as_the_pods_would_give_the_unsharded_summary_byte_for_byte() {
     let docs = manifest();
     let Jobs { shards, merge, n } = jobs(&docs);
