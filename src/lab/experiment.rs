@@ -196,6 +196,15 @@ struct RawExperiment {
     setup: BTreeMap<Spanned<String>, Spanned<toml::Value>>,
     #[serde(default)]
     sweep: BTreeMap<Spanned<String>, Spanned<Vec<Spanned<toml::Value>>>>,
+    #[serde(default)]
+    ladder: Option<RawLadder>,
+}
+
+/// `[ladder]`: the skill ladder (issue 15).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLadder {
+    strategies: Spanned<Vec<Spanned<String>>>,
 }
 
 /// Byte ranges of the values in the file, for error locations.
@@ -240,6 +249,10 @@ pub struct Experiment {
     pub setup: Vec<(String, AxisValue)>,
     /// Sweep axes and their values, in file order.
     pub sweep: Vec<(String, Vec<AxisValue>)>,
+    /// `[ladder] strategies = [...]`: the skill ladder, weakest first, each one of
+    /// [`strategies`](Experiment::strategies); empty without `[ladder]`. The report then has
+    /// `ladder.csv` ([`ladder_csv`](super::ladder_csv)).
+    pub ladder: Vec<String>,
     path: String,
     text: String,
     spans: Spans,
@@ -317,6 +330,7 @@ impl Experiment {
             seed: 0,
             setup: Vec::new(),
             sweep: Vec::new(),
+            ladder: Vec::new(),
             path: path.to_string(),
             text: text.to_string(),
             spans: Spans::default(),
@@ -388,6 +402,10 @@ impl Experiment {
             ));
         }
         exp.seed = seed as u64;
+
+        if let Some(ladder) = &raw.ladder {
+            exp.ladder = exp.check_ladder(ladder)?;
+        }
 
         let mut setup: Vec<_> = raw.setup.into_iter().collect();
         setup.sort_by_key(|(k, _)| k.span().start);
@@ -655,6 +673,41 @@ impl Experiment {
         self.to_toml_table(None)
     }
 
+    /// The strategies of `[ladder]`: at least two, none twice, each one of the experiment's.
+    fn check_ladder(&self, ladder: &RawLadder) -> Result<Vec<String>, ExperimentError> {
+        let names = ladder.strategies.get_ref();
+        if names.len() < 2 {
+            return Err(self.error(
+                Some(ladder.strategies.span()),
+                ErrorKind::Invalid("ladder: name at least two strategies, weakest first".into()),
+            ));
+        }
+        let mut out: Vec<String> = Vec::new();
+        for s in names {
+            if out.contains(s.get_ref()) {
+                return Err(self.error(
+                    Some(s.span()),
+                    ErrorKind::Duplicate(format!(
+                        "ladder: strategy '{}' is listed twice",
+                        s.get_ref()
+                    )),
+                ));
+            }
+            if !self.strategies.contains(s.get_ref()) {
+                return Err(self.error(
+                    Some(s.span()),
+                    ErrorKind::Invalid(format!(
+                        "ladder: strategy '{}' is not in strategies (valid: {})",
+                        s.get_ref(),
+                        self.strategies.join(", ")
+                    )),
+                ));
+            }
+            out.push(s.get_ref().clone());
+        }
+        Ok(out)
+    }
+
     /// The experiment as TOML, under the table `table` when given (`run.toml` keeps it under
     /// `[experiment]`).
     pub fn to_toml_table(&self, table: Option<&str>) -> String {
@@ -680,6 +733,14 @@ impl Experiment {
         for (k, vs) in &self.sweep {
             let vs: Vec<String> = vs.iter().map(value).collect();
             s.push_str(&format!("{} = [{}]\n", key(k), vs.join(", ")));
+        }
+        if !self.ladder.is_empty() {
+            let names: Vec<String> = self.ladder.iter().map(|n| quote(n)).collect();
+            s.push_str(&format!(
+                "\n{}\nstrategies = [{}]\n",
+                sub("ladder"),
+                names.join(", ")
+            ));
         }
         s
     }

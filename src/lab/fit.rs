@@ -106,7 +106,7 @@ fn collect_typed<G: Game>(
                             state.features(&mut f);
                             rows.extend_from_slice(&f);
                         }
-                        let action = policy.choose(&state, legal, &mut own);
+                        let action = policy.choose_foreseeing(&state, legal, &mut own, &chance);
                         state.apply(action, &mut chance);
                         decisions += 1;
                     }
@@ -272,12 +272,16 @@ pub fn fitted_strategy(
             (
                 format!(
                     "kind = \"mcts\"\niterations = {}\nexploration = {}\nrollout = \"{rollout}\"\n\
-                     rollout_depth = {}\nwidening = {}\nstop_at_chance = {}\n",
+                     rollout_depth = {}\nrollout_samples = {}\nwidening = {}\nstop_at_chance = {}\nsee_hidden = {}\n\
+                     clairvoyant = {}\n",
                     config.iterations,
                     toml::Value::Float(config.exploration),
                     config.rollout_depth,
+                    config.rollout_samples,
                     toml::Value::Float(config.widening),
-                    config.stop_at_chance
+                    config.stop_at_chance,
+                    config.see_hidden,
+                    config.clairvoyant
                 ),
                 weights,
             )

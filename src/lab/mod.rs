@@ -13,6 +13,7 @@
 mod bench;
 mod experiment;
 mod fit;
+mod ladder;
 mod plan;
 mod play;
 mod report;
@@ -31,6 +32,7 @@ pub use experiment::{
     MAX_TOTAL_GAMES, experiment_names, find_experiment,
 };
 pub use fit::{LogisticFit, Playouts, RIDGE, collect_playouts, fit_logistic, fitted_strategy};
+pub use ladder::{Rung, ladder, ladder_columns, ladder_csv};
 pub use plan::{Cell, Plan, PlanStrategy, PolicyFactory, StrategySource, strategy_source};
 pub use play::{play_traced, setup_from_pairs};
 pub use report::{

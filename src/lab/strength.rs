@@ -146,7 +146,7 @@ fn strength_typed<G: Game>(
                             G::NAME
                         );
                         state.legal_actions(legal);
-                        let action = policy.choose(&state, legal, &mut own);
+                        let action = policy.choose_foreseeing(&state, legal, &mut own, &chance);
                         state.apply(action, &mut chance);
                         decisions += 1;
                     }
