@@ -126,7 +126,7 @@ impl<G: Game> GreedyPolicy<G> {
         let mut total = 0.0;
         let samples = self.seeded.len();
         for s in 0..samples {
-            let start = self.seeded[s as usize].clone();
+            let start = self.seeded[s].clone();
             let mut rng = start.clone();
             let mut after = *state;
             after.apply(action, &mut rng);
