@@ -58,9 +58,11 @@ fn main() {
             exploration,
             rollout: Rollout::Greedy,
             rollout_depth: 6,
+            rollout_samples: 1,
             widening,
             stop_at_chance: false,
             see_hidden: false,
+            clairvoyant: false,
         };
         let mut mcts = MctsPolicy::<Rift>::new(config, w.clone());
         let (mut legal_n, mut kids, mut depth) = (0, 0, 0);

@@ -935,9 +935,11 @@ fn mcts(see_hidden: bool) -> MctsPolicy<Beyond> {
             exploration: 0.7,
             rollout: Rollout::Random,
             rollout_depth: 20,
+            rollout_samples: 1,
             widening: 0.0,
             stop_at_chance: false,
             see_hidden,
+            clairvoyant: false,
         },
         weights,
     )

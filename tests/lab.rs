@@ -476,8 +476,8 @@ fn run_toml_records_each_strategy_with_its_origin_and_definition() {
     assert!(
         toml.contains(
             "[strategies.mcts-200]\norigin = \"built in\"\nkind = \"mcts\"\niterations = 200\n\
-             exploration = 1.0\nrollout = \"greedy\"\nrollout_depth = 6\nwidening = 0.0\n\
-             stop_at_chance = false\nsee_hidden = false\n\n"
+             exploration = 1.0\nrollout = \"greedy\"\nrollout_depth = 6\nrollout_samples = 1\nwidening = 0.0\n\
+             stop_at_chance = false\nsee_hidden = false\nclairvoyant = false\n\n"
         ),
         "{toml}"
     );

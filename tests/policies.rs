@@ -381,8 +381,8 @@ fn each_strategy_file_error_is_one_line_naming_the_file_and_the_key() {
             "unknown",
             MCTS_OK.replace("rollout_depth = 5", "rollout_depth = 5\ndepth = 3"),
             "key 'depth': unknown key for kind \"mcts\" \
-             (valid: kind, iterations, exploration, rollout, rollout_depth, weights, widening, \
-             stop_at_chance, see_hidden)",
+             (valid: kind, iterations, exploration, rollout, rollout_depth, rollout_samples, \
+             weights, widening, stop_at_chance, see_hidden, clairvoyant)",
         ),
         (
             "random-weights",
@@ -519,6 +519,7 @@ fn shipped_strategies_load_from_any_directory_and_build_for_race() {
         "greedy",
         "mcts-1000",
         "mcts-200",
+        "mcts-200-clairvoyant",
         "mcts-3000",
         "mcts-beyond",
         "mcts-beyond-cheat",
@@ -571,6 +572,7 @@ fn a_file_in_the_directory_overrides_the_shipped_strategy() {
             "greedy",
             "mcts-1000",
             "mcts-200",
+            "mcts-200-clairvoyant",
             "mcts-3000",
             "mcts-beyond",
             "mcts-beyond-cheat",

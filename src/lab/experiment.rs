@@ -199,6 +199,8 @@ struct RawExperiment {
     precision: Option<Spanned<f64>>,
     max_games: Option<Spanned<i64>>,
     compare: Option<RawCompare>,
+    #[serde(default)]
+    ladder: Option<RawLadder>,
 }
 
 /// `[compare]`: the baseline cell of the paired comparisons.
@@ -206,6 +208,13 @@ struct RawExperiment {
 #[serde(deny_unknown_fields)]
 struct RawCompare {
     baseline: Spanned<BTreeMap<Spanned<String>, Spanned<toml::Value>>>,
+}
+
+/// `[ladder]`: the skill ladder (issue 15).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLadder {
+    strategies: Spanned<Vec<Spanned<String>>>,
 }
 
 /// Byte ranges of the values in the file, for error locations.
@@ -265,6 +274,10 @@ pub struct Experiment {
     /// axis with one value, or the only strategy, may be left out). Checked to name exactly one
     /// cell; [`Experiment::baseline_cell`] gives its index.
     pub baseline: Option<Vec<(String, AxisValue)>>,
+    /// `[ladder] strategies = [...]`: the skill ladder, weakest first, each one of
+    /// [`strategies`](Experiment::strategies); empty without `[ladder]`. The report then has
+    /// `ladder.csv` ([`ladder_csv`](super::ladder_csv)).
+    pub ladder: Vec<String>,
     path: String,
     text: String,
     spans: Spans,
@@ -345,6 +358,7 @@ impl Experiment {
             precision: None,
             max_games: None,
             baseline: None,
+            ladder: Vec::new(),
             path: path.to_string(),
             text: text.to_string(),
             spans: Spans::default(),
@@ -416,6 +430,10 @@ impl Experiment {
             ));
         }
         exp.seed = seed as u64;
+
+        if let Some(ladder) = &raw.ladder {
+            exp.ladder = exp.check_ladder(ladder)?;
+        }
 
         let mut setup: Vec<_> = raw.setup.into_iter().collect();
         setup.sort_by_key(|(k, _)| k.span().start);
@@ -846,6 +864,41 @@ impl Experiment {
         self.to_toml_table(None)
     }
 
+    /// The strategies of `[ladder]`: at least two, none twice, each one of the experiment's.
+    fn check_ladder(&self, ladder: &RawLadder) -> Result<Vec<String>, ExperimentError> {
+        let names = ladder.strategies.get_ref();
+        if names.len() < 2 {
+            return Err(self.error(
+                Some(ladder.strategies.span()),
+                ErrorKind::Invalid("ladder: name at least two strategies, weakest first".into()),
+            ));
+        }
+        let mut out: Vec<String> = Vec::new();
+        for s in names {
+            if out.contains(s.get_ref()) {
+                return Err(self.error(
+                    Some(s.span()),
+                    ErrorKind::Duplicate(format!(
+                        "ladder: strategy '{}' is listed twice",
+                        s.get_ref()
+                    )),
+                ));
+            }
+            if !self.strategies.contains(s.get_ref()) {
+                return Err(self.error(
+                    Some(s.span()),
+                    ErrorKind::Invalid(format!(
+                        "ladder: strategy '{}' is not in strategies (valid: {})",
+                        s.get_ref(),
+                        self.strategies.join(", ")
+                    )),
+                ));
+            }
+            out.push(s.get_ref().clone());
+        }
+        Ok(out)
+    }
+
     /// The experiment as TOML, under the table `table` when given (`run.toml` keeps it under
     /// `[experiment]`).
     pub fn to_toml_table(&self, table: Option<&str>) -> String {
@@ -883,6 +936,14 @@ impl Experiment {
                 .collect();
             s.push_str(&format!("\n{}\n", sub("compare")));
             s.push_str(&format!("baseline = {{ {} }}\n", pairs.join(", ")));
+        }
+        if !self.ladder.is_empty() {
+            let names: Vec<String> = self.ladder.iter().map(|n| quote(n)).collect();
+            s.push_str(&format!(
+                "\n{}\nstrategies = [{}]\n",
+                sub("ladder"),
+                names.join(", ")
+            ));
         }
         s
     }

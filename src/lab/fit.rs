@@ -249,12 +249,16 @@ pub fn fitted_strategy(
             (
                 format!(
                     "kind = \"mcts\"\niterations = {}\nexploration = {}\nrollout = \"{rollout}\"\n\
-                     rollout_depth = {}\nwidening = {}\nstop_at_chance = {}\n",
+                     rollout_depth = {}\nrollout_samples = {}\nwidening = {}\nstop_at_chance = {}\nsee_hidden = {}\n\
+                     clairvoyant = {}\n",
                     config.iterations,
                     toml::Value::Float(config.exploration),
                     config.rollout_depth,
+                    config.rollout_samples,
                     toml::Value::Float(config.widening),
-                    config.stop_at_chance
+                    config.stop_at_chance,
+                    config.see_hidden,
+                    config.clairvoyant
                 ),
                 weights,
             )

@@ -14,6 +14,7 @@ mod bench;
 mod calibrate;
 mod experiment;
 mod fit;
+mod ladder;
 mod merge;
 mod partial;
 mod plan;
@@ -42,6 +43,7 @@ pub use experiment::{
     MAX_TOTAL_GAMES, experiment_names, find_experiment,
 };
 pub use fit::{LogisticFit, Playouts, RIDGE, collect_playouts, fit_logistic, fitted_strategy};
+pub use ladder::{Rung, ladder, ladder_columns, ladder_csv};
 pub use merge::{Merged, PARTIAL_FILE, commit_merged, merge_partials};
 pub use partial::{ChunkRecord, PARTIAL_FORMAT, Partial, RunIdentity, TotalsRecord};
 pub use plan::{Cell, Plan, PlanStrategy, PolicyFactory, StrategySource, strategy_source};

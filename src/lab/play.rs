@@ -146,7 +146,7 @@ pub fn play_traced<G: Game>(
             }
         }
         state.legal_actions(&mut legal);
-        let action = policy.choose(&state, &legal, &mut own);
+        let action = policy.choose_foreseeing(&state, &legal, &mut own, &chance);
         emit(&format!("> {}", state.action_text(action)));
         let mut trace = VecTrace::default();
         state.apply_traced(action, &mut chance, &mut trace);

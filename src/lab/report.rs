@@ -728,9 +728,11 @@ fn strategy_toml(name: &str, definition: Option<&Strategy>) -> String {
             s.push_str(&format!("exploration = {}\n", float(config.exploration)));
             s.push_str(&format!("rollout = {}\n", quote(rollout)));
             s.push_str(&format!("rollout_depth = {}\n", config.rollout_depth));
+            s.push_str(&format!("rollout_samples = {}\n", config.rollout_samples));
             s.push_str(&format!("widening = {}\n", float(config.widening)));
             s.push_str(&format!("stop_at_chance = {}\n", config.stop_at_chance));
             s.push_str(&format!("see_hidden = {}\n", config.see_hidden));
+            s.push_str(&format!("clairvoyant = {}\n", config.clairvoyant));
             weights
         }
     };
@@ -826,18 +828,22 @@ pub fn report_files(raw: bool) -> Vec<&'static str> {
     files
 }
 
-/// The files of `report`'s folder: [`report_files`] and `pairs.csv` with a `[compare]`
-/// baseline.
+/// The files of `report`'s folder: [`report_files`], `pairs.csv` with a `[compare]`
+/// baseline and `ladder.csv` with a `[ladder]`.
 pub fn report_files_of(experiment: &Experiment, raw: bool) -> Vec<&'static str> {
     let mut files = report_files(raw);
     if experiment.baseline.is_some() {
         files.push("pairs.csv");
     }
+    if !experiment.ladder.is_empty() {
+        files.push("ladder.csv");
+    }
     files
 }
 
-/// Writes `summary.csv`, `run.toml` and, when the report kept its games in memory,
-/// `games.csv` into `dir` (which may already hold a streamed `games.csv`), and commits it:
+/// Writes `summary.csv`, `run.toml`, `pairs.csv` with `[compare]`, `ladder.csv` with
+/// `[ladder]` and, when the report kept its games in memory, `games.csv` into `dir` (which may
+/// already hold a streamed `games.csv`), and commits it:
 /// the folder then holds this report alone. Returns the files written.
 ///
 /// # Errors
@@ -850,6 +856,9 @@ pub fn commit_report(report: &Report, mut dir: ReportDir) -> Result<Vec<PathBuf>
     }
     if let Some(csv) = report.games_csv() {
         dir.write("games.csv", &csv)?;
+    }
+    if let Some(csv) = super::ladder_csv(report) {
+        dir.write("ladder.csv", &csv)?;
     }
     dir.commit()
 }

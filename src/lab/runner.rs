@@ -183,7 +183,7 @@ pub fn play_game<G: Game>(
             G::MAX_DECISIONS
         );
         state.legal_actions(legal);
-        let action = policy.choose(&state, legal, &mut own);
+        let action = policy.choose_foreseeing(&state, legal, &mut own, &chance);
         state.apply(action, &mut chance);
         decisions += 1;
     }

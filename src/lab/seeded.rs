@@ -82,7 +82,7 @@ pub fn play_seeded<G: Game>(
         );
         state.legal_actions(legal);
         before(&state, legal);
-        let action = policy.choose(&state, legal, &mut own);
+        let action = policy.choose_foreseeing(&state, legal, &mut own, &chance);
         state.apply(action, &mut chance);
         decisions += 1;
     }

@@ -124,8 +124,9 @@ impl<G: Game> GreedyPolicy<G> {
     fn value(&mut self, state: &G, action: G::Action) -> f64 {
         let step = state.plan_step(action);
         let mut total = 0.0;
-        for s in 0..self.samples {
-            let start = self.seeded[s as usize].clone();
+        let samples = self.seeded.len();
+        for s in 0..samples {
+            let start = self.seeded[s].clone();
             let mut rng = start.clone();
             let mut after = *state;
             after.apply(action, &mut rng);
@@ -157,7 +158,7 @@ impl<G: Game> GreedyPolicy<G> {
             }
             total += v;
         }
-        total / self.samples as f64
+        total / samples as f64
     }
 }
 
@@ -185,6 +186,39 @@ impl<G: Game> Policy<G> for GreedyPolicy<G> {
             return legal[0];
         }
         self.seed_samples(rng.next_u64());
+        self.pick(state, legal, rng)
+    }
+}
+
+impl<G: Game> GreedyPolicy<G> {
+    /// Chooses like [`Policy::choose`], but each candidate is looked ahead on one sample only:
+    /// the dice `dice` deals (a clairvoyant search's copy of the game's true chance generator),
+    /// so the look-ahead sees what would really happen. Ties are broken with `rng`, which is
+    /// not otherwise drawn from. No allocation once the buffers have grown.
+    ///
+    /// # Panics
+    /// Panics when `legal` is empty.
+    pub(crate) fn choose_with_dice(
+        &mut self,
+        state: &G,
+        legal: &[G::Action],
+        rng: &mut GameRng,
+        dice: &GameRng,
+    ) -> G::Action {
+        assert!(
+            !legal.is_empty(),
+            "GreedyPolicy::choose_with_dice: no legal action"
+        );
+        if legal.len() == 1 {
+            return legal[0];
+        }
+        self.seeded.clear();
+        self.seeded.push(dice.clone());
+        self.pick(state, legal, rng)
+    }
+
+    /// The best of `legal` on the samples in `self.seeded`; ties broken uniformly with `rng`.
+    fn pick(&mut self, state: &G, legal: &[G::Action], rng: &mut GameRng) -> G::Action {
         let mut best = f64::NEG_INFINITY;
         self.ties.clear();
         for (i, &action) in legal.iter().enumerate() {

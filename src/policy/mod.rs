@@ -1,10 +1,21 @@
 //! Player policies: the [`Policy`] trait and the strategies (`strategies/*.toml`) that build
 //! them: `random`, `greedy` and `mcts` (DESIGN.md, "Policies").
 //!
-//! A policy never sees the game's chance stream: it draws only from the policy stream passed
-//! to [`Policy::choose`], and a search simulates futures with generators of its own, seeded
-//! from that stream. So advancing the game's dice never changes what a policy chooses, and a
-//! seeded run is reproducible bit for bit.
+//! An honest policy never looks at the game's chance stream: it draws only from the policy
+//! stream passed to [`Policy::choose`], and a search simulates futures with generators of its
+//! own, seeded from that stream. So advancing the game's dice never changes what an honest
+//! policy chooses, and a seeded run is reproducible bit for bit.
+//!
+//! The one exception is the clairvoyant search (`clairvoyant = true` in an MCTS strategy,
+//! issue 15), an upper bound for reports, never a player. The seam: whoever plays a game (the
+//! runner's `play_game`, `sololab play`, `bench --strength`, `fit`) calls
+//! [`Policy::choose_foreseeing`] with a read-only view of the game's own chance generator as it
+//! stands at this decision. Every policy but the clairvoyant MCTS ignores it (the default
+//! method calls [`Policy::choose`]); the clairvoyant one copies it and simulates every
+//! iteration's dice from that copy, so each line of play it searches meets exactly the dice and
+//! draws the real game would deal it (chance is a function of the state, the action and the
+//! generator: [`Game::apply`]). The policy cannot advance the real generator, so the game's
+//! chance stream, and reproducibility, are untouched.
 //!
 //! - [`RandomPolicy`]: uniform over the legal actions;
 //! - [`GreedyPolicy`]: one-ply look-ahead on a weighted feature score, planning a move and the
@@ -32,4 +43,20 @@ pub trait Policy<G: Game>: Send {
     /// Chooses one of `legal` (non-empty, as written by [`Game::legal_actions`]) in `state`.
     /// `rng` is this game's policy stream.
     fn choose(&mut self, state: &G, legal: &[G::Action], rng: &mut GameRng) -> G::Action;
+
+    /// [`choose`](Policy::choose), with a view of `chance`, the game's chance generator as it
+    /// stands at this decision (the one the next [`Game::apply`] will draw from). Only a
+    /// clairvoyant search looks at it (see the module docs); the default ignores it, so an
+    /// honest policy chooses exactly as through `choose`. Whoever plays a game calls this.
+    #[inline]
+    fn choose_foreseeing(
+        &mut self,
+        state: &G,
+        legal: &[G::Action],
+        rng: &mut GameRng,
+        chance: &GameRng,
+    ) -> G::Action {
+        let _ = chance;
+        self.choose(state, legal, rng)
+    }
 }

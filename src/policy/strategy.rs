@@ -14,10 +14,13 @@
 //! exploration = 1.0        # mcts: UCB1 constant, a finite number >= 0
 //! rollout = "greedy"       # mcts: "random" | "greedy"
 //! rollout_depth = 6        # mcts: player decisions per rollout before the cut-off, >= 1
+//! rollout_samples = 4      # mcts, optional (default 1): greedy rollouts' chance samples
 //! widening = 1.0           # mcts, optional (default 0 = off): progressive widening
 //! stop_at_chance = true    # mcts, optional (default false): the tree ends where chance begins
 //! # see_hidden = true      # mcts, optional (default false): skip determinization and search
 //! #                        # the true hidden state — a cheating upper bound, never a player
+//! # clairvoyant = true     # mcts, optional (default false): also see the game's future dice
+//! #                        # and draws (issue 15) — the upper bound, never a player
 //! # samples = 16           # greedy: chance samples per candidate, 1..=10000
 //!
 //! [weights.race]           # greedy, mcts: feature name -> weight, per game (Game::NAME)
@@ -26,7 +29,8 @@
 //!
 //! `random` takes only `kind`; `greedy` takes `kind`, `samples`, `weights`; `mcts` takes
 //! `kind`, `iterations`, `exploration`, `rollout`, `rollout_depth`, `weights` and optionally
-//! `widening`, `stop_at_chance` and `see_hidden` ([`MctsConfig`]). Every other key of the kind is required
+//! `rollout_samples`, `widening`, `stop_at_chance`, `see_hidden` and `clairvoyant`
+//! ([`MctsConfig`]). Every other key of the kind is required
 //! and no other key is accepted. Weight tables are checked against the
 //! game's features when the strategy is built for a game, and that game's table must exist
 //! (it may be empty).
@@ -118,6 +122,10 @@ const SHIPPED: &[(&str, &str)] = &[
     ("greedy", include_str!("../../strategies/greedy.toml")),
     ("mcts-1000", include_str!("../../strategies/mcts-1000.toml")),
     ("mcts-200", include_str!("../../strategies/mcts-200.toml")),
+    (
+        "mcts-200-clairvoyant",
+        include_str!("../../strategies/mcts-200-clairvoyant.toml"),
+    ),
     ("mcts-3000", include_str!("../../strategies/mcts-3000.toml")),
     (
         "mcts-beyond",
@@ -139,13 +147,21 @@ const MCTS_KEYS: &[&str] = &[
     "exploration",
     "rollout",
     "rollout_depth",
+    "rollout_samples",
     "weights",
     "widening",
     "stop_at_chance",
     "see_hidden",
+    "clairvoyant",
 ];
 /// Keys a kind takes that may be left out (they default to the search of earlier versions).
-const OPTIONAL_KEYS: &[&str] = &["widening", "stop_at_chance", "see_hidden"];
+const OPTIONAL_KEYS: &[&str] = &[
+    "rollout_samples",
+    "widening",
+    "stop_at_chance",
+    "see_hidden",
+    "clairvoyant",
+];
 
 impl Strategy {
     /// Reads and validates the strategy in `text`, named `name`; `origin` says where the text
@@ -237,9 +253,11 @@ impl Strategy {
                         u32::MAX,
                         "an integer in 1..=4294967295",
                     )?,
+                    rollout_samples: r.rollout_samples()?,
                     widening: r.widening()?,
                     stop_at_chance: r.flag("stop_at_chance")?,
                     see_hidden: r.flag("see_hidden")?,
+                    clairvoyant: r.flag("clairvoyant")?,
                 },
                 weights: r.weights()?,
             },
@@ -667,6 +685,15 @@ impl Reader<'_> {
     }
 
     /// `widening`: a finite number >= 0, 0 when absent.
+    /// `rollout_samples`, 1 when absent.
+    fn rollout_samples(&self) -> Result<u32, StrategyError> {
+        if self.table.contains_key("rollout_samples") {
+            self.integer("rollout_samples", 1, MAX_SAMPLES, "an integer in 1..=10000")
+        } else {
+            Ok(1)
+        }
+    }
+
     fn widening(&self) -> Result<f64, StrategyError> {
         let v = match self.table.get("widening") {
             None => return Ok(0.0),
@@ -752,6 +779,7 @@ mod tests {
                 ("greedy", "greedy"),
                 ("mcts-1000", "mcts"),
                 ("mcts-200", "mcts"),
+                ("mcts-200-clairvoyant", "mcts"),
                 ("mcts-3000", "mcts"),
                 ("mcts-beyond", "mcts"),
                 ("mcts-beyond-cheat", "mcts"),
