@@ -181,3 +181,230 @@ fn list_values_prints_paths_values_and_ranges() {
     );
     assert_eq!(e.lines().count(), 1);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Calibration and sensitivity on the Race fixture, whose win rates are known exactly.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
+
+use sololab::games::race::{GOAL, Race, RaceAction, TURNS};
+use sololab::lab::{CalibrateSpec, Method, PolicyFactory};
+use sololab::{GameRng, Policy, below};
+
+/// Uniform over walk and run, from the policy stream.
+struct Coin;
+impl Policy<Race> for Coin {
+    fn choose(&mut self, _s: &Race, legal: &[RaceAction], rng: &mut GameRng) -> RaceAction {
+        legal[below(rng, legal.len() as u32) as usize]
+    }
+}
+
+fn coin() -> PolicyFactory<Race> {
+    Arc::new(|| Box::new(Coin))
+}
+
+/// The coin player's exact win probability from square `start`: each turn +1 (1/2), +3 (1/4)
+/// or +0 (1/4), and the race is won when the squares reach the goal within the turns.
+fn exact(start: i64) -> f64 {
+    // dist[k] = probability of having gained exactly k after the turns so far
+    let mut dist = vec![1.0f64];
+    for _ in 0..TURNS {
+        let mut next = vec![0.0; dist.len() + 3];
+        for (k, p) in dist.iter().enumerate() {
+            next[k] += p / 4.0;
+            next[k + 1] += p / 2.0;
+            next[k + 3] += p / 4.0;
+        }
+        dist = next;
+    }
+    let need = (GOAL as i64 - start).max(0) as usize;
+    dist.iter().skip(need).sum()
+}
+
+fn spec(target: f64, method: Method) -> CalibrateSpec {
+    CalibrateSpec {
+        path: "start".into(),
+        range: (0, 9),
+        target,
+        precision: 0.01,
+        games: 400,
+        max_games: 3200,
+        seed: 7,
+        method,
+    }
+}
+
+#[test]
+fn calibration_brackets_the_known_answer_on_common_random_numbers() {
+    let p: Vec<f64> = (0..=9).map(exact).collect();
+    assert!(p.windows(2).all(|w| w[0] <= w[1]), "{p:?}");
+    // The target halfway across the widest step of the exact curve.
+    let s = (0..9)
+        .max_by(|&a, &b| (p[a + 1] - p[a]).total_cmp(&(p[b + 1] - p[b])))
+        .unwrap();
+    let target = (p[s] + p[s + 1]) / 2.0;
+    let done = AtomicU64::new(0);
+    let c = lab::calibrate::<Race>(
+        &SetupValues::new(),
+        &spec(target, Method::Auto),
+        &coin(),
+        2,
+        &done,
+    )
+    .unwrap();
+    assert_eq!(c.bracket, Some((s as i64, s as i64 + 1)), "{c:?}");
+    assert!(c.answer == s as i64 || c.answer == s as i64 + 1);
+    // Every probe's interval holds the exact win rate of its value (seeded: not flaky).
+    for pr in &c.probes {
+        let (lo, hi) = pr.interval();
+        assert!(
+            lo <= p[pr.value as usize] && p[pr.value as usize] <= hi,
+            "{pr:?}"
+        );
+        assert_eq!(pr.method, "bisect");
+    }
+    // Bisection: about log2(10) probes, not a scan.
+    assert!(c.probes.len() <= 6, "{}", c.probes.len());
+    // The same answer on one thread, and the probes are the same games.
+    let one = lab::calibrate::<Race>(
+        &SetupValues::new(),
+        &spec(target, Method::Auto),
+        &coin(),
+        1,
+        &done,
+    )
+    .unwrap();
+    assert_eq!(lab::probes_csv(&one), lab::probes_csv(&c));
+    let svg = lab::calibration_svg(&c, "race", "start", target).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("#1 "), "{svg:.200}");
+
+    // Stochastic approximation ends next to the bracket too.
+    let sa = lab::calibrate::<Race>(
+        &SetupValues::new(),
+        &spec(target, Method::Sa),
+        &coin(),
+        2,
+        &done,
+    )
+    .unwrap();
+    assert!(
+        (s as i64..=s as i64 + 1).contains(&sa.answer),
+        "{sa:?} (bracket {s}..={})",
+        s + 1
+    );
+    assert!(sa.probes.iter().skip(2).all(|p| p.method == "sa"));
+
+    // A target no value reaches (below the win rate from square 0): the nearer end, said so.
+    assert!(p[0] > 0.05, "{p:?}");
+    let out = lab::calibrate::<Race>(
+        &SetupValues::new(),
+        &spec(0.001, Method::Auto),
+        &coin(),
+        2,
+        &done,
+    )
+    .unwrap();
+    assert_eq!(out.answer, 0);
+    assert!(out.stop.contains("outside"), "{}", out.stop);
+}
+
+#[test]
+fn sensitivity_pairs_the_same_games_and_holds_the_exact_changes() {
+    let mut base = SetupValues::new();
+    base.insert("start".into(), AxisValue::Int(4));
+    let t = lab::sensitivity_tunables::<Race>(&base, None).unwrap();
+    assert_eq!(t.len(), 1);
+    assert_eq!(t[0].path, "start");
+    let done = AtomicU64::new(0);
+    let s = lab::sensitivity::<Race>(&base, &t, 1, &coin(), 3, 2000, 2, &done).unwrap();
+    let row = &s.rows[0];
+    let (down, up) = (row.down.as_ref().unwrap(), row.up.as_ref().unwrap());
+    assert_eq!((down.value, up.value), (3, 5));
+    for (side, v) in [(down, 3), (up, 5)] {
+        let truth = exact(v) - exact(4);
+        assert!(
+            side.change.lo <= truth && truth <= side.change.hi,
+            "{side:?} against {truth}"
+        );
+        // Pairing: the interval is narrower than the two unpaired Wilson intervals combined.
+        let (l1, h1) = lab::wilson(side.wins, 2000, lab::Z95);
+        let (l0, h0) = lab::wilson(s.base_wins, 2000, lab::Z95);
+        let unpaired = ((h1 - l1) / 2.0).hypot((h0 - l0) / 2.0) * 2.0;
+        assert!(side.change.hi - side.change.lo < unpaired, "{side:?}");
+    }
+    // At the range's end a side is refused.
+    base.insert("start".into(), AxisValue::Int(9));
+    let t9 = lab::tunables::<Race>(&base, Some(&["start".to_string()])).unwrap();
+    assert_eq!(t9[0].current, "9");
+    let s9 = lab::sensitivity::<Race>(&base, &t9, 1, &coin(), 3, 100, 2, &done).unwrap();
+    assert!(s9.rows[0].up.is_none() && s9.rows[0].down.is_some());
+}
+
+#[test]
+fn sensitivity_is_the_same_on_one_and_two_threads() {
+    let base = SetupValues::new();
+    let only = [
+        "monster.Demon.normal.hp".to_string(),
+        "ruins".to_string(),
+        "mech.Atlas.movement".to_string(),
+    ];
+    let t = lab::sensitivity_tunables::<Rift>(&base, Some(&only)).unwrap();
+    let factory =
+        lab::policy_factory::<Rift>("greedy", std::path::Path::new("strategies")).unwrap();
+    let done = AtomicU64::new(0);
+    let run = |threads| {
+        let s = lab::sensitivity::<Rift>(&base, &t, 1, &factory, 5, 12, threads, &done).unwrap();
+        (
+            lab::sensitivity_csv(&s),
+            lab::tornado_svg(&s, "rift", 10).unwrap(),
+        )
+    };
+    let (csv1, svg1) = run(1);
+    let (csv2, svg2) = run(2);
+    assert_eq!(csv1, csv2);
+    assert_eq!(svg1, svg2);
+    assert!(csv1.starts_with(lab::SENSITIVITY_CSV_HEADER));
+    assert_eq!(csv1.lines().count(), 4);
+    // ruins = 3 is the top of its range: no step up.
+    let ruins = csv1.lines().find(|l| l.contains(",ruins,")).unwrap();
+    assert!(ruins.contains(",ruins,3,12,"), "{ruins}");
+    assert!(ruins.split(',').nth(10).unwrap().is_empty(), "{ruins}");
+}
+
+#[test]
+fn calibrate_and_sensitivity_refuse_bad_input_in_one_line() {
+    let o = sololab(&[
+        "calibrate",
+        "rift-quickstart",
+        "--value",
+        "monster.Dragon.normal.hp",
+        "--target",
+        "0.4",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = String::from_utf8(o.stderr).unwrap();
+    assert_eq!(e.lines().count(), 1, "{e}");
+    assert!(e.contains("has a [sweep]"), "{e}");
+    let o = sololab(&[
+        "calibrate",
+        "rift-quickstart",
+        "--value",
+        "ruins",
+        "--target",
+        "1.5",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = sololab(&[
+        "sensitivity",
+        "rift-sensitivity",
+        "--values",
+        "monster.Dragon.normal.hp",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = String::from_utf8(o.stderr).unwrap();
+    assert!(
+        e.starts_with("sololab: error: --values 'monster.Dragon.normal.hp': no content value"),
+        "{e}"
+    );
+}

@@ -199,7 +199,7 @@ fn list_value(v: &Value, path: &str, out: &mut Vec<ContentValue>) {
         Value::Integer(n) => push(out, ValueKind::Int, Some(AxisValue::Int(*n.value()))),
         Value::Float(x) => {
             let x = *x.value();
-            let whole = (x.fract() == 0.0 && x.abs() < 9e15).then(|| AxisValue::Int(x as i64));
+            let whole = (x.fract() == 0.0 && x.abs() < 9e15).then_some(AxisValue::Int(x as i64));
             push(out, ValueKind::Real, whole)
         }
         Value::Boolean(b) => push(out, ValueKind::Bool, Some(AxisValue::Bool(*b.value()))),

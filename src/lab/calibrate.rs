@@ -248,11 +248,9 @@ pub fn calibrate<G: Game>(
             let (l0, h0) = s.probes[x0].interval();
             let (l1, h1) = s.probes[x1].interval();
             let (lm, hm) = s.probes[m].interval();
-            if hm < l0.min(l1) || lm > h0.max(h1) {
-                if method == Method::Auto {
-                    method = Method::Sa;
-                    break;
-                }
+            if (hm < l0.min(l1) || lm > h0.max(h1)) && method == Method::Auto {
+                method = Method::Sa;
+                break;
             }
             let below = s.probes[m].rate() < spec.target;
             // Rising: below the target → the answer is above mid.

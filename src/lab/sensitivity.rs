@@ -127,8 +127,9 @@ pub fn sensitivity<G: Game>(
     done: &AtomicU64,
 ) -> Result<Sensitivity, String> {
     let mut setups = vec![G::resolve_setup(base).map_err(|e| e.0)?];
-    // (row, setup index of down, of up)
-    let mut plan: Vec<(String, i64, Option<(i64, usize)>, Option<(i64, usize)>)> = Vec::new();
+    // (path, current, (value, setup index) of down, of up)
+    type Planned = (String, i64, Option<(i64, usize)>, Option<(i64, usize)>);
+    let mut plan: Vec<Planned> = Vec::new();
     for t in tunables {
         let Some(current) = t.int() else { continue };
         let mut side = |v: i64| {

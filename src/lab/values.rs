@@ -163,9 +163,14 @@ pub fn tunables<G: Game>(
     let mut out: Vec<(Tunable, Option<i64>)> = Vec::new();
     for axis in G::axes() {
         if let AxisKind::Int { min, max } = axis.kind {
+            // An axis whose default is not a number ("campaign card") overrides a content value
+            // only when set; unset, the content value is the tunable.
             let current = match base.get(axis.name) {
                 Some(AxisValue::Int(v)) => *v,
-                _ => axis.default.parse().unwrap_or(min),
+                _ => match axis.default.parse() {
+                    Ok(v) => v,
+                    Err(_) => continue,
+                },
             };
             out.push((
                 Tunable {
