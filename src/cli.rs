@@ -51,6 +51,27 @@ enum Command {
     /// Fit a leaf evaluation to playouts: regress the game's result on its features and write
     /// the weights as a strategy file.
     Fit(crate::cli_search::FitArgs),
+    /// Rebuild the report page (report.html and the charts as SVG) of a report folder from
+    /// its files (summary.csv, run.toml; games.csv and pairs.csv when present).
+    Report(ReportArgs),
+    /// Print a shell completion script for sololab on standard output
+    /// (e.g. `sololab completions bash > ~/.local/share/bash-completion/completions/sololab`).
+    Completions(CompletionsArgs),
+    /// Print sololab's man page (roff) on standard output
+    /// (e.g. `sololab man > ~/.local/share/man/man1/sololab.1`).
+    Man,
+}
+
+#[derive(clap::Args, Debug)]
+struct ReportArgs {
+    /// The report folder (e.g. results/rift-quickstart).
+    folder: PathBuf,
+}
+
+#[derive(clap::Args, Debug)]
+struct CompletionsArgs {
+    /// The shell.
+    shell: clap_complete::Shell,
 }
 
 /// An integer in `min..=max` from the command line; the error (shown after clap's
@@ -136,6 +157,9 @@ struct RunArgs {
     /// No progress on stderr.
     #[arg(long)]
     quiet: bool,
+    /// Do not write the report page (report.html and the charts).
+    #[arg(long)]
+    no_report: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -232,6 +256,19 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::List { what } => list_command(&what),
         Command::Bench(args) => bench_command(&args),
         Command::Fit(args) => crate::cli_search::fit_command(&args, Path::new(STRATEGIES_DIR)),
+        Command::Report(args) => report_command(&args),
+        Command::Completions(args) => {
+            let mut out = Vec::new();
+            clap_complete::generate(args.shell, &mut Cli::command(), "sololab", &mut out);
+            print_out(&String::from_utf8_lossy(&out))
+        }
+        Command::Man => {
+            let mut out = Vec::new();
+            clap_mangen::Man::new(Cli::command())
+                .render(&mut out)
+                .context("cannot render the man page")?;
+            print_out(&String::from_utf8_lossy(&out))
+        }
     }
 }
 
@@ -273,7 +310,15 @@ fn run_typed<G: Game>(experiment: Experiment, args: &RunArgs) -> Result<()> {
     // A signal (Ctrl-C, kill) removes what the run created and leaves the previous report.
     handle_signals()?;
     // Every path the run writes is checked (and the folder locked) before the first game.
-    let mut dir = ReportDir::open(&out, &lab::report_files(args.raw))?;
+    let blank = lab::ReportView::from_report(&lab::blank_report(&plan));
+    let page = if args.no_report {
+        Vec::new()
+    } else {
+        lab::page_file_names(&blank)
+    };
+    let mut files = lab::report_files(args.raw);
+    files.extend(page.iter().map(String::as_str));
+    let mut dir = ReportDir::open(&out, &files)?;
     let progress: Box<dyn Progress> = if args.quiet {
         Box::new(lab::NoProgress)
     } else if std::io::stderr().is_terminal() {
@@ -281,6 +326,7 @@ fn run_typed<G: Game>(experiment: Experiment, args: &RunArgs) -> Result<()> {
     } else {
         Box::new(Lines::new())
     };
+    let mut turns = None;
     let report = if args.raw {
         let file = dir.create("games.csv")?;
         let shown = file.path().to_path_buf();
@@ -288,20 +334,39 @@ fn run_typed<G: Game>(experiment: Experiment, args: &RunArgs) -> Result<()> {
             path: shown.clone(),
             source: e,
         };
-        let mut csv = GamesCsv::new(file, &lab::blank_report(&plan)).map_err(cannot_write)?;
-        let report = lab::try_run_experiment(&plan, &options, progress.as_ref(), &mut csv)
+        let csv = GamesCsv::new(file, &lab::blank_report(&plan)).map_err(cannot_write)?;
+        // The rows also give the page its turn histograms.
+        let mut sink = lab::TurnCounter::new(csv, plan.cells.len());
+        let report = lab::try_run_experiment(&plan, &options, progress.as_ref(), &mut sink)
             .map_err(|e| match e {
                 RunError::Rows(e) => anyhow::Error::new(cannot_write(e)),
                 e => anyhow::Error::new(e),
             })?;
+        let (csv, histograms) = sink.into_parts();
+        turns = Some(histograms);
         csv.finish().map_err(cannot_write)?.finish()?;
         report
     } else {
         lab::try_run_experiment(&plan, &options, progress.as_ref(), &mut Vec::new())?
     };
+    let mut view = lab::ReportView::from_report(&report);
+    if let Some(h) = turns {
+        view.set_turns(h);
+    }
+    if !args.no_report {
+        lab::write_page(&view, &mut dir)?;
+    }
     let written = lab::commit_report(&report, dir)?;
     // The report is written: a closed or full standard output no longer makes this an error.
-    let table = report.table();
+    let mut table = lab::terminal_table(&view, table_width());
+    table.push_str(&format!(
+        "every column: {}",
+        out.join("summary.csv").display()
+    ));
+    if !args.no_report {
+        table.push_str(&format!("; charts: {}", out.join(lab::PAGE).display()));
+    }
+    table.push('\n');
     let mut stdout = std::io::stdout().lock();
     if let Err(e) = stdout
         .write_all(table.as_bytes())
@@ -329,6 +394,32 @@ fn run_typed<G: Game>(experiment: Experiment, args: &RunArgs) -> Result<()> {
         ));
     }
     Ok(())
+}
+
+/// The width to fit the run's table to: the terminal's, when standard output is one, else
+/// `COLUMNS` when set to a number, else none (the table at its natural width).
+fn table_width() -> Option<usize> {
+    let stdout = std::io::stdout();
+    if stdout.is_terminal()
+        && let Some((terminal_size::Width(w), _)) = terminal_size::terminal_size_of(&stdout)
+    {
+        return Some(usize::from(w));
+    }
+    std::env::var("COLUMNS").ok()?.trim().parse().ok()
+}
+
+/// `sololab report FOLDER`: rewrites the folder's page and names the page.
+fn report_command(args: &ReportArgs) -> Result<()> {
+    let written = lab::rewrite_page(&args.folder).map_err(anyhow::Error::msg)?;
+    let page = written
+        .iter()
+        .find(|p| p.ends_with(lab::PAGE))
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    print_out(&format!(
+        "wrote {page} and {} charts\n",
+        written.len().saturating_sub(1)
+    ))
 }
 
 /// Prints `line` on stderr; a closed stderr is ignored (nothing else can be done).

@@ -11,8 +11,10 @@
 //! [`Race`](crate::games::race::Race) fixture; the CLI picks the game through the registry.
 
 mod bench;
+mod charts;
 mod experiment;
 mod fit;
+mod html;
 mod plan;
 mod play;
 mod report;
@@ -20,17 +22,23 @@ mod report_dir;
 mod runner;
 mod stats;
 mod strength;
+mod table;
 
 pub use bench::{
     BENCH_CSV_HEADER, BENCH_SEED, BENCH_STRATEGIES, BenchRow, Counted, Workload, WorkloadAnswer,
     bench_csv, bench_games, bench_strategy, bench_table, default_workloads, play_workload,
     policy_factory, reset_steps, run_workload, sample_states, steps,
 };
+pub use charts::{Chart, chart_files, charts, colour, file_safe};
 pub use experiment::{
     ErrorKind, Experiment, ExperimentError, Location, MAX_CELLS, MAX_GAMES_PER_CELL, MAX_SEED,
     MAX_TOTAL_GAMES, experiment_names, find_experiment,
 };
 pub use fit::{LogisticFit, Playouts, RIDGE, collect_playouts, fit_logistic, fitted_strategy};
+pub use html::{
+    CellView, PAGE, ReportView, Table, TurnCounter, escape, page_file_names, page_files, page_html,
+    rewrite_page, turn_histograms_from_games_csv, write_page,
+};
 pub use plan::{Cell, Plan, PlanStrategy, PolicyFactory, StrategySource, strategy_source};
 pub use play::{play_traced, setup_from_pairs};
 pub use report::{
@@ -48,3 +56,4 @@ pub use strength::{
     STRENGTH_CSV_HEADER, STRENGTH_STRATEGIES, StrengthRow, measure_strength, strength_csv,
     strength_svg, thread_cpu_seconds,
 };
+pub use table::{fit, terminal_table};
