@@ -60,6 +60,15 @@ enum Command {
     /// Combine the partial reports of a run's shards (`run --shard K/N`) into the report of the
     /// whole run, byte-identical to an unsharded run's summary.csv.
     Merge(MergeArgs),
+    /// Rebuild the report page (report.html and the charts as SVG) of a report folder from
+    /// its files (summary.csv, run.toml; games.csv and pairs.csv when present).
+    Report(ReportArgs),
+    /// Print a shell completion script for sololab on standard output
+    /// (e.g. `sololab completions bash > ~/.local/share/bash-completion/completions/sololab`).
+    Completions(CompletionsArgs),
+    /// Print sololab's man page (roff) on standard output
+    /// (e.g. `sololab man > ~/.local/share/man/man1/sololab.1`).
+    Man,
 }
 
 #[derive(clap::Args, Debug)]
@@ -74,6 +83,18 @@ struct MergeArgs {
     /// No summary line on stderr.
     #[arg(long)]
     quiet: bool,
+}
+
+#[derive(clap::Args, Debug)]
+struct ReportArgs {
+    /// The report folder (e.g. results/rift-quickstart).
+    folder: PathBuf,
+}
+
+#[derive(clap::Args, Debug)]
+struct CompletionsArgs {
+    /// The shell.
+    shell: clap_complete::Shell,
 }
 
 /// An integer in `min..=max` from the command line; the error (shown after clap's
@@ -170,6 +191,9 @@ struct RunArgs {
     /// run's. Without an interrupted run, starts afresh.
     #[arg(long)]
     resume: bool,
+    /// Do not write the report page (report.html and the charts).
+    #[arg(long)]
+    no_report: bool,
 }
 
 fn shard_arg(text: &str) -> Result<lab::Shard, String> {
@@ -277,6 +301,19 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Calibrate(args) => crate::cli_tuning::calibrate_command(&args),
         Command::Sensitivity(args) => crate::cli_tuning::sensitivity_command(&args),
         Command::Merge(args) => merge_command(&args),
+        Command::Report(args) => report_command(&args),
+        Command::Completions(args) => {
+            let mut out = Vec::new();
+            clap_complete::generate(args.shell, &mut Cli::command(), "sololab", &mut out);
+            print_out(&String::from_utf8_lossy(&out))
+        }
+        Command::Man => {
+            let mut out = Vec::new();
+            clap_mangen::Man::new(Cli::command())
+                .render(&mut out)
+                .context("cannot render the man page")?;
+            print_out(&String::from_utf8_lossy(&out))
+        }
     }
 }
 
@@ -335,11 +372,18 @@ fn run_typed<G: Game>(experiment: Experiment, args: &RunArgs) -> Result<()> {
     // A signal (Ctrl-C, kill) removes what the run created and leaves the previous report.
     handle_signals()?;
     // Every path the run writes is checked (and the folder locked) before the first game.
-    let files = if args.shard.is_some() {
+    let blank = lab::blank_report(&plan);
+    let page = if args.no_report || args.shard.is_some() {
+        Vec::new()
+    } else {
+        lab::page_file_names(&lab::ReportView::from_report(&blank))
+    };
+    let mut files = if args.shard.is_some() {
         vec![lab::PARTIAL_FILE]
     } else {
         lab::report_files_of(e, args.raw)
     };
+    files.extend(page.iter().map(String::as_str));
     let mut dir = ReportDir::open(&out, &files)?;
     let progress: Box<dyn Progress> = if args.quiet {
         Box::new(lab::NoProgress)
@@ -349,7 +393,6 @@ fn run_typed<G: Game>(experiment: Experiment, args: &RunArgs) -> Result<()> {
         Box::new(Lines::new())
     };
     if !args.raw {
-        let blank = lab::blank_report(&plan);
         let identity = lab::RunIdentity::new(&blank, shard);
         let (causes, metrics) = (G::loss_causes().len(), G::metric_names().len());
         let mut work = lab::WorkArea::open(&out, identity, causes, metrics, args.resume)
@@ -381,8 +424,9 @@ fn run_typed<G: Game>(experiment: Experiment, args: &RunArgs) -> Result<()> {
             }
             return Ok(());
         }
-        return finish_run(&report, dir, &out, args);
+        return finish_run(&report, None, dir, &out, args);
     }
+    let mut turns = None;
     let report = if args.raw {
         let file = dir.create("games.csv")?;
         let shown = file.path().to_path_buf();
@@ -390,18 +434,22 @@ fn run_typed<G: Game>(experiment: Experiment, args: &RunArgs) -> Result<()> {
             path: shown.clone(),
             source: e,
         };
-        let mut csv = GamesCsv::new(file, &lab::blank_report(&plan)).map_err(cannot_write)?;
-        let report = lab::try_run_experiment(&plan, &options, progress.as_ref(), &mut csv)
+        let csv = GamesCsv::new(file, &lab::blank_report(&plan)).map_err(cannot_write)?;
+        // The rows also give the page its turn histograms.
+        let mut sink = lab::TurnCounter::new(csv, plan.cells.len());
+        let report = lab::try_run_experiment(&plan, &options, progress.as_ref(), &mut sink)
             .map_err(|e| match e {
                 RunError::Rows(e) => anyhow::Error::new(cannot_write(e)),
                 e => anyhow::Error::new(e),
             })?;
+        let (csv, histograms) = sink.into_parts();
+        turns = Some(histograms);
         csv.finish().map_err(cannot_write)?.finish()?;
         report
     } else {
         lab::try_run_experiment(&plan, &options, progress.as_ref(), &mut Vec::new())?
     };
-    finish_run(&report, dir, &out, args)
+    finish_run(&report, turns, dir, &out, args)
 }
 
 /// The paths, comma-separated.
@@ -418,7 +466,9 @@ fn merge_command(args: &MergeArgs) -> Result<()> {
     let merged = lab::merge_partials(&args.dirs).map_err(anyhow::Error::msg)?;
     let files = lab::report_files_of(&merged.report.experiment, false);
     let dir = ReportDir::open(&args.out, &files)?;
-    let written = lab::commit_merged(&merged, dir)?;
+    let mut written = lab::commit_merged(&merged, dir)?;
+    // The merged report gets its page as a run does (built from the merged folder's files).
+    written.extend(lab::rewrite_page(&args.out).map_err(anyhow::Error::msg)?);
     let table = merged.report.table();
     let mut stdout = std::io::stdout().lock();
     let _ = stdout
@@ -436,10 +486,34 @@ fn merge_command(args: &MergeArgs) -> Result<()> {
 }
 
 /// Writes a finished run's report, prints its table and the summary line.
-fn finish_run(report: &lab::Report, dir: ReportDir, out: &Path, args: &RunArgs) -> Result<()> {
+///
+/// `turns`: the cells' turn histograms counted from a `--raw` run's rows, when the report's
+/// own are not exact.
+fn finish_run(
+    report: &lab::Report,
+    turns: Option<Vec<Vec<u64>>>,
+    mut dir: ReportDir,
+    out: &Path,
+    args: &RunArgs,
+) -> Result<()> {
+    let mut view = lab::ReportView::from_report(report);
+    if let Some(h) = turns {
+        view.set_turns(h);
+    }
+    if !args.no_report {
+        lab::write_page(&view, &mut dir)?;
+    }
     let written = lab::commit_report(report, dir)?;
     // The report is written: a closed or full standard output no longer makes this an error.
-    let table = report.table();
+    let mut table = lab::terminal_table(&view, table_width());
+    table.push_str(&format!(
+        "every column: {}",
+        out.join("summary.csv").display()
+    ));
+    if !args.no_report {
+        table.push_str(&format!("; charts: {}", out.join(lab::PAGE).display()));
+    }
+    table.push('\n');
     let mut stdout = std::io::stdout().lock();
     if let Err(e) = stdout
         .write_all(table.as_bytes())
@@ -467,6 +541,32 @@ fn finish_run(report: &lab::Report, dir: ReportDir, out: &Path, args: &RunArgs) 
         ));
     }
     Ok(())
+}
+
+/// The width to fit the run's table to: the terminal's, when standard output is one, else
+/// `COLUMNS` when set to a number, else none (the table at its natural width).
+fn table_width() -> Option<usize> {
+    let stdout = std::io::stdout();
+    if stdout.is_terminal()
+        && let Some((terminal_size::Width(w), _)) = terminal_size::terminal_size_of(&stdout)
+    {
+        return Some(usize::from(w));
+    }
+    std::env::var("COLUMNS").ok()?.trim().parse().ok()
+}
+
+/// `sololab report FOLDER`: rewrites the folder's page and names the page.
+fn report_command(args: &ReportArgs) -> Result<()> {
+    let written = lab::rewrite_page(&args.folder).map_err(anyhow::Error::msg)?;
+    let page = written
+        .iter()
+        .find(|p| p.ends_with(lab::PAGE))
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    print_out(&format!(
+        "wrote {page} and {} charts\n",
+        written.len().saturating_sub(1)
+    ))
 }
 
 /// Prints `line` on stderr; a closed stderr is ignored (nothing else can be done).

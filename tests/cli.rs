@@ -269,21 +269,61 @@ fn failed_and_interrupted_runs_keep_the_previous_report() {
         .filter(|n| n != lab_work())
         .collect();
     names.sort();
-    assert_eq!(names, [".sololab-report", "run.toml", "summary.csv"]);
+    assert_eq!(
+        names,
+        [
+            ".sololab-report",
+            "outcomes.svg",
+            "report.html",
+            "run.toml",
+            "summary.csv",
+            "turns.svg",
+            "win-rate-by-extra_turn.svg"
+        ]
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
-fn run_prints_a_table() {
+fn run_prints_a_table_fitted_to_the_width() {
     let dir = temp_dir("table");
-    let o = sololab(&["run", QUICKSTART, "--games", "3", "--out", path(&dir)]);
+    let o = Command::new(BIN)
+        .args(["run", QUICKSTART, "--games", "3", "--out", path(&dir)])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("COLUMNS", "72")
+        .output()
+        .unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
     let table = stdout(&o);
+    let lines: Vec<&str> = table.lines().collect();
+    // A header, one line per cell (2 strategies x 2... here 3 x 2), and where the rest is.
+    assert_eq!(lines.len(), 1 + 6 + 1, "{table}");
     assert!(
-        table.starts_with("strategy  extra_turn  games  win_rate"),
+        lines[0].starts_with("strategy  extra_turn  games  win rate  95% interval  main loss"),
         "{table}"
     );
-    assert!(table.lines().any(|l| l.starts_with("random ")), "{table}");
+    for line in &lines[..7] {
+        assert!(line.chars().count() <= 72, "{line}");
+    }
+    assert!(lines[1].starts_with("random    false "), "{table}");
+    assert!(lines[1].contains("mechs_de…"), "{table}");
+    assert!(lines[7].contains("summary.csv") && lines[7].contains("report.html"));
+    // Without a width the table has its natural width and names the cause in full.
+    let o = Command::new(BIN)
+        .args(["run", QUICKSTART, "--games", "3", "--out", path(&dir)])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_remove("COLUMNS")
+        .output()
+        .unwrap();
+    assert!(
+        stdout(&o)
+            .lines()
+            .nth(1)
+            .unwrap()
+            .contains("mechs_destroyed"),
+        "{}",
+        stdout(&o)
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -603,7 +643,7 @@ fn command_line_errors_are_one_line() {
         (vec!["frob"], vec!["unrecognized subcommand 'frob'"]),
         (
             vec![],
-            vec!["needs a command (valid: run, play, list, bench, fit, merge"],
+            vec!["needs a command (valid: run, play, list, bench, fit, "],
         ),
         (
             vec!["list"],
@@ -855,4 +895,82 @@ fn readme_lists_the_rift_metrics() {
 /// The work area's name inside a report folder.
 fn lab_work() -> &'static str {
     sololab::lab::WORK
+}
+
+#[test]
+fn report_rebuilds_the_page_of_a_report_folder_and_run_can_skip_it() {
+    let dir = temp_dir("report");
+    let out = dir.join("out");
+    let summary = quickstart(&out, &["--games", "6", "--raw"]);
+    let page = std::fs::read_to_string(out.join("report.html")).unwrap();
+    let svg = std::fs::read_to_string(out.join("outcomes.svg")).unwrap();
+    assert!(page.contains("<table id=\"metrics\">") && page.matches("<svg").count() == 3);
+    // The page of a --raw run has the turn histogram (from games.csv).
+    assert!(page.contains("The distribution of game length"), "{page}");
+    // Rebuilt from the folder: the same bytes, the other files untouched.
+    std::fs::remove_file(out.join("report.html")).unwrap_or(());
+    let o = sololab(&["report", path(&out)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("wrote "), "{}", stdout(&o));
+    assert_eq!(
+        std::fs::read_to_string(out.join("report.html")).unwrap(),
+        page
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.join("outcomes.svg")).unwrap(),
+        svg
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.join("summary.csv")).unwrap(),
+        summary
+    );
+    assert!(out.join("games.csv").is_file());
+    // --no-report writes the CSV and run.toml only.
+    let bare = dir.join("bare");
+    quickstart(&bare, &["--games", "2", "--no-report"]);
+    let mut names: Vec<String> = std::fs::read_dir(&bare)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, [".sololab-report", "run.toml", "summary.csv"]);
+    // Not a report, a broken summary: one line, nothing written.
+    one_line_error(&sololab(&["report", path(&dir.join("none"))]), &["none"]);
+    std::fs::write(bare.join("summary.csv"), "strategy\n").unwrap();
+    one_line_error(
+        &sololab(&["report", path(&bare)]),
+        &["summary.csv: no column 'games'"],
+    );
+    assert!(!bare.join("report.html").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn completions_and_the_man_page_come_from_the_command_line_definitions() {
+    let o = sololab(&["completions", "bash"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let bash = stdout(&o);
+    assert!(
+        bash.contains("_sololab()") && bash.contains("--no-report"),
+        "{bash}"
+    );
+    for shell in ["zsh", "fish", "elvish", "powershell"] {
+        let o = sololab(&["completions", shell]);
+        assert!(
+            o.status.success() && stdout(&o).contains("report"),
+            "{shell}"
+        );
+    }
+    one_line_error(&sololab(&["completions", "tcsh"]), &["tcsh"]);
+    let o = sololab(&["man"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let man = stdout(&o);
+    assert!(
+        man.starts_with(".ie") || man.contains(".TH sololab 1"),
+        "{man}"
+    );
+    assert!(
+        man.contains(".TH sololab 1") && man.contains("report"),
+        "{man}"
+    );
 }

@@ -213,7 +213,18 @@ fn a_killed_run_leaves_the_report_and_its_staging_folder_is_removed_by_the_next(
         std::fs::read_to_string(out.join("summary.csv")).unwrap(),
         before
     );
-    assert_eq!(names(&out), [".sololab-report", "run.toml", "summary.csv"]);
+    assert_eq!(
+        names(&out),
+        [
+            ".sololab-report",
+            "outcomes.svg",
+            "report.html",
+            "run.toml",
+            "summary.csv",
+            "turns.svg",
+            "win-rate.svg"
+        ]
+    );
     assert!(names(&dir).iter().any(|n| n.starts_with(".sololab-")));
     small_run(&dir, &out, 4);
     assert_eq!(names(&dir), ["long.toml", "out", "small.toml"]);
@@ -587,7 +598,15 @@ fn a_folder_sololab_did_not_write_is_never_touched() {
     assert!(run(&empty).status.success());
     assert_eq!(
         names(&empty),
-        [".sololab-report", "run.toml", "summary.csv"]
+        [
+            ".sololab-report",
+            "outcomes.svg",
+            "report.html",
+            "run.toml",
+            "summary.csv",
+            "turns.svg",
+            "win-rate.svg"
+        ]
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }

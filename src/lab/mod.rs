@@ -12,8 +12,10 @@
 
 mod bench;
 mod calibrate;
+mod charts;
 mod experiment;
 mod fit;
+mod html;
 mod ladder;
 mod merge;
 mod partial;
@@ -26,6 +28,7 @@ mod seeded;
 mod sensitivity;
 mod stats;
 mod strength;
+mod table;
 mod values;
 mod work;
 
@@ -38,11 +41,16 @@ pub use calibrate::{
     CalibrateSpec, Calibration, Method, PROBES_CSV_HEADER, Probe, SA_STEPS, calibrate,
     calibration_svg, probes_csv,
 };
+pub use charts::{Chart, chart_files, charts, colour, file_safe};
 pub use experiment::{
     ErrorKind, Experiment, ExperimentError, Location, MAX_CELLS, MAX_GAMES_PER_CELL, MAX_SEED,
     MAX_TOTAL_GAMES, experiment_names, find_experiment,
 };
 pub use fit::{LogisticFit, Playouts, RIDGE, collect_playouts, fit_logistic, fitted_strategy};
+pub use html::{
+    CellView, PAGE, ReportView, Table, TurnCounter, escape, page_file_names, page_files, page_html,
+    rewrite_page, turn_histograms_from_games_csv, write_page,
+};
 pub use ladder::{Rung, ladder, ladder_columns, ladder_csv};
 pub use merge::{Merged, PARTIAL_FILE, commit_merged, merge_partials};
 pub use partial::{ChunkRecord, PARTIAL_FORMAT, Partial, RunIdentity, TotalsRecord};
@@ -68,6 +76,7 @@ pub use strength::{
     STRENGTH_CSV_HEADER, STRENGTH_STRATEGIES, StrengthRow, measure_strength, strength_csv,
     strength_svg, thread_cpu_seconds,
 };
+pub use table::{fit, terminal_table};
 pub use values::{
     IntRange, PROBE_SPAN, Range, Tunable, accepts, content_text, probe_range, sensitivity_tunables,
     tunables, values_text,
