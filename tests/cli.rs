@@ -643,11 +643,15 @@ fn command_line_errors_are_one_line() {
         (vec!["frob"], vec!["unrecognized subcommand 'frob'"]),
         (
             vec![],
-            vec!["needs a command (valid: run, play, list, bench, fit, "],
+            vec![
+                "needs a command (valid: run, play, list, bench, fit, calibrate, sensitivity, merge, report, completions, man)",
+            ],
         ),
         (
             vec!["list"],
-            vec!["'sololab list' needs a command (valid: games, strategies, experiments, axes)"],
+            vec![
+                "'sololab list' needs a command (valid: games, strategies, experiments, axes, values)",
+            ],
         ),
     ] {
         let o = sololab(&args);

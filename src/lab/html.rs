@@ -252,13 +252,14 @@ impl ReportView {
         })
     }
 
-    /// The view of a report just run (before or after it is written): its `summary.csv` and
-    /// `run.toml` texts, with the turn histograms from the report's totals.
+    /// The view of a report just run (before or after it is written): its `summary.csv`,
+    /// `run.toml` and `pairs.csv` texts, with the turn histograms from the report's totals.
     pub fn from_report(report: &Report) -> ReportView {
+        let pairs = report.pairs_csv();
         let mut view = ReportView::from_texts(
             &report.summary_csv(),
             &report.run_toml(),
-            None,
+            pairs.as_deref(),
             Path::new(""),
         )
         .expect("sololab's own summary.csv and run.toml are readable");
