@@ -611,7 +611,7 @@ fn a_folder_sololab_did_not_write_is_never_touched() {
             "run.toml",
             "summary.csv",
             "turns.svg",
-            "win-rate-by-extra_turn.svg"
+            "win-rate.svg"
         ]
     );
     std::fs::remove_dir_all(&dir).unwrap();
