@@ -114,15 +114,8 @@ impl BeyondSetup {
     /// One line naming the axis: an unknown axis, scenario, campaign or hero (listing the
     /// valid ones), a hero count outside 1-4, a hero named twice, a bad content file.
     pub fn resolve(values: &SetupValues) -> Result<BeyondSetup, SetupError> {
-        for k in values.keys() {
-            if !AXES.iter().any(|a| a.name == k) && !crate::content::is_value_path(k) {
-                let names: Vec<&str> = AXES.iter().map(|a| a.name).collect();
-                return Err(SetupError(format!(
-                    "unknown setup axis '{k}' for beyond (valid: {})",
-                    names.join(", ")
-                )));
-            }
-        }
+        // Unknown axes: the shared check and its message.
+        crate::setup::AxisReader::new("beyond", &AXES, values)?;
         name_of(values, "content", "builtin")?;
         let content: &'static Content = crate::content::resolve_content(
             values,

@@ -102,15 +102,8 @@ impl BuriedSetup {
     /// # Errors
     /// A one-line [`SetupError`] naming the axis, the bad value and the valid ones.
     pub fn resolve(values: &SetupValues) -> Result<BuriedSetup, SetupError> {
-        for k in values.keys() {
-            if !AXES.iter().any(|a| a.name == k) && !crate::content::is_value_path(k) {
-                let names: Vec<&str> = AXES.iter().map(|a| a.name).collect();
-                return Err(SetupError(format!(
-                    "unknown setup axis '{k}' for buried (valid: {})",
-                    names.join(", ")
-                )));
-            }
-        }
+        // Unknown axes: the shared check and its message.
+        crate::setup::AxisReader::new("buried", &AXES, values)?;
         let content: &'static Content = crate::content::resolve_content(
             values,
             content::builtin,

@@ -177,15 +177,8 @@ impl GodsSetup {
     /// # Errors
     /// A one-line [`SetupError`] naming the axis, the bad value and the valid ones.
     pub fn resolve(values: &SetupValues) -> Result<GodsSetup, SetupError> {
-        for k in values.keys() {
-            if !AXES.iter().any(|a| a.name == k) && !crate::content::is_value_path(k) {
-                let names: Vec<&str> = AXES.iter().map(|a| a.name).collect();
-                return Err(SetupError(format!(
-                    "unknown setup axis '{k}' for gods (valid: {})",
-                    names.join(", ")
-                )));
-            }
-        }
+        // Unknown axes: the shared check and its message.
+        crate::setup::AxisReader::new("gods", &AXES, values)?;
         let content: &'static Content = crate::content::resolve_content(
             values,
             content::builtin,
