@@ -190,6 +190,25 @@ impl Tracer for VecTrace {
 ///   [`outcome`](Game::outcome) is `None`, and lists actions in a fixed, documented order;
 /// - a game reaches an outcome within [`MAX_DECISIONS`](Game::MAX_DECISIONS) player decisions;
 /// - `from_position(to_position(s)) == s`.
+/// How much of a strategy one gate workload plays ([`Game::GATE_WORKLOADS`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum GateSize {
+    /// Whole games, `0..n` of the bench seed (`n >= 1`). Written `n` (`rift/random/20000`).
+    Games(u64),
+    /// The first `n` player decisions of games `0, 1, ...` (`n >= 1`), the last game cut off
+    /// where the count is reached. Written `nd` (`buried/mcts-200/60d`).
+    Decisions(u64),
+}
+
+impl fmt::Display for GateSize {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GateSize::Games(n) => write!(f, "{n}"),
+            GateSize::Decisions(n) => write!(f, "{n}d"),
+        }
+    }
+}
+
 pub trait Game: Copy + Send + Sync + PartialEq + fmt::Debug + fmt::Display + 'static {
     /// One player decision (small, `Copy`).
     type Action: Copy + Eq + fmt::Debug + Send + Sync;
@@ -200,6 +219,16 @@ pub trait Game: Copy + Send + Sync + PartialEq + fmt::Debug + fmt::Display + 'st
     const NAME: &'static str;
     /// The most player decisions one game can take; a playout that exceeds it is a bug.
     const MAX_DECISIONS: u32;
+    /// The instruction-count gate's workloads for this game (`scripts/bench-gate.sh`): each a
+    /// shipped strategy's name and how much of it to play, games `0..` of the bench seed on the
+    /// default setup. The default suits a game whose games take milliseconds; a game whose
+    /// searched games take seconds declares [`GateSize::Decisions`] for its search workload,
+    /// so that every workload runs in about a minute or less under callgrind.
+    const GATE_WORKLOADS: &'static [(&'static str, GateSize)] = &[
+        ("random", GateSize::Games(20_000)),
+        ("greedy", GateSize::Games(100)),
+        ("mcts-200", GateSize::Games(3)),
+    ];
 
     /// The setup axes this game offers to experiments.
     fn axes() -> &'static [Axis];

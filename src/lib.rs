@@ -15,7 +15,7 @@ pub mod position_text;
 pub mod setup;
 
 pub use game::{
-    Axis, AxisKind, AxisValue, Game, GameRng, NoTrace, Outcome, PlanStep, PositionError,
+    Axis, AxisKind, AxisValue, Game, GameRng, GateSize, NoTrace, Outcome, PlanStep, PositionError,
     SetupError, SetupValues, Stream, Tracer, VecTrace, below, game_seed, mix64, stream_rng,
 };
 pub use games::GameKind;

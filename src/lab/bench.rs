@@ -15,10 +15,10 @@ use std::time::Instant;
 
 use super::experiment::{ErrorKind, Experiment, ExperimentError};
 use super::plan::{Plan, PolicyFactory};
-use super::runner::{NoProgress, RunOptions, play_game, try_run_experiment};
+use super::runner::{NoProgress, RunOptions, play_game, play_game_for, try_run_experiment};
 use crate::game::{
-    Axis, Game, GameRng, Outcome, PlanStep, PositionError, SetupError, SetupValues, Stream, Tracer,
-    below, stream_rng,
+    Axis, Game, GameRng, GateSize, Outcome, PlanStep, PositionError, SetupError, SetupValues,
+    Stream, Tracer, below, stream_rng,
 };
 use crate::games::GameKind;
 use crate::policy::{Strategy, StrategyKind};
@@ -408,44 +408,51 @@ fn align(lines: &[Vec<String>]) -> String {
 // ---------------------------------------------------------------------------------------------
 // Workloads for the instruction-count gate.
 
-/// A fixed, seeded amount of work for the instruction-count gate: `games` games (games
-/// `0..games` of [`BENCH_SEED`], default setup) of `game` played with `strategy`, one after the
-/// other on the calling thread. Written `game/strategy/games` (`rift/random/2000`).
+/// A fixed, seeded amount of work for the instruction-count gate: `size` of games `0..` of
+/// [`BENCH_SEED`] (default setup) of `game` played with `strategy`, one after the other on the
+/// calling thread. Written `game/strategy/size`: `rift/random/2000` (whole games) or
+/// `buried/mcts-200/60d` (the first 60 decisions).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Workload {
     /// The game.
     pub game: GameKind,
     /// The strategy's name.
     pub strategy: String,
-    /// Games to play (`>= 1`).
-    pub games: u64,
+    /// How much to play.
+    pub size: GateSize,
 }
 
 impl fmt::Display for Workload {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}/{}/{}", self.game.name(), self.strategy, self.games)
+        write!(f, "{}/{}/{}", self.game.name(), self.strategy, self.size)
     }
 }
 
 impl std::str::FromStr for Workload {
     type Err = String;
 
-    /// Reads `game/strategy/games`.
+    /// Reads `game/strategy/games` or `game/strategy/decisionsd`.
     ///
     /// # Errors
-    /// A one-line message when the text has not three parts, the game is unknown, or `games`
-    /// is not a whole number `>= 1`.
+    /// A one-line message when the text has not three parts, the game is unknown, or the size
+    /// is not a whole number `>= 1` (optionally followed by `d`).
     fn from_str(text: &str) -> Result<Workload, String> {
         let parts: Vec<&str> = text.split('/').collect();
-        let [game, strategy, games] = parts[..] else {
+        let [game, strategy, size] = parts[..] else {
             return Err(format!("workload '{text}': expected GAME/STRATEGY/GAMES"));
         };
         let game = GameKind::from_name(game).map_err(|e| format!("workload '{text}': {e}"))?;
-        let games = match games.parse::<u64>() {
-            Ok(n) if n >= 1 => n,
+        let (number, decisions) = match size.strip_suffix('d') {
+            Some(n) => (n, true),
+            None => (size, false),
+        };
+        let size = match number.parse::<u64>() {
+            Ok(n) if n >= 1 && decisions => GateSize::Decisions(n),
+            Ok(n) if n >= 1 => GateSize::Games(n),
             _ => {
                 return Err(format!(
-                    "workload '{text}': games '{games}' is not a whole number >= 1"
+                    "workload '{text}': size '{size}' is not a whole number >= 1 of games \
+                     (or of decisions, with a 'd')"
                 ));
             }
         };
@@ -455,21 +462,22 @@ impl std::str::FromStr for Workload {
         Ok(Workload {
             game,
             strategy: strategy.to_string(),
-            games,
+            size,
         })
     }
 }
 
-/// The gate's workloads: for every game of the registry, 20,000 random games, 100 greedy games
-/// and 3 `mcts-200` games (about a minute under callgrind on a small machine, all together).
+/// The gate's workloads: every game of the registry with its [`Game::GATE_WORKLOADS`] (by
+/// default 20,000 random games, 100 greedy games and 3 `mcts-200` games).
 pub fn default_workloads() -> Vec<Workload> {
     let mut out = Vec::new();
     for &game in GameKind::ALL {
-        for (strategy, games) in [("random", 20_000), ("greedy", 100), ("mcts-200", 3)] {
+        let list = with_game!(game, G => G::GATE_WORKLOADS);
+        for &(strategy, size) in list {
             out.push(Workload {
                 game,
                 strategy: strategy.to_string(),
-                games,
+                size,
             });
         }
     }
@@ -479,7 +487,8 @@ pub fn default_workloads() -> Vec<Workload> {
 /// What a workload computed: enough to check that it played the games it should have.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct WorkloadAnswer {
-    /// Games finished (equals the workload's `games`).
+    /// Games played: the workload's games, or for a decision count the games started (the
+    /// last one cut off).
     pub games: u64,
     /// Games won.
     pub wins: u64,
@@ -515,7 +524,7 @@ pub fn run_workload(workload: &Workload, dir: &Path) -> Result<WorkloadAnswer, E
             cell: String::new(),
             message: e.0,
         })?;
-        Ok(play_workload::<Counted<G>>(&setup, &factory, workload.games))
+        Ok(play_workload::<Counted<G>>(&setup, &factory, workload.size))
     })
 }
 
@@ -526,17 +535,45 @@ pub fn run_workload(workload: &Workload, dir: &Path) -> Result<WorkloadAnswer, E
 pub fn play_workload<G: Game>(
     setup: &G::Setup,
     factory: &PolicyFactory<G>,
-    games: u64,
+    size: GateSize,
 ) -> WorkloadAnswer {
     let start = Instant::now();
     let mut policy = factory();
     let mut legal = Vec::with_capacity(64);
-    let (mut wins, mut turns) = (0, 0);
+    let (mut games, mut wins, mut turns) = (0, 0, 0);
     let before = steps();
-    for index in 0..games {
-        let end = play_game::<G>(setup, policy.as_mut(), BENCH_SEED, index, &mut legal);
-        wins += u64::from(end.outcome().is_some_and(Outcome::is_win));
-        turns += u64::from(end.turns());
+    match size {
+        GateSize::Games(n) => {
+            for index in 0..n {
+                let end = play_game::<G>(setup, policy.as_mut(), BENCH_SEED, index, &mut legal);
+                games += 1;
+                wins += u64::from(end.outcome().is_some_and(Outcome::is_win));
+                turns += u64::from(end.turns());
+            }
+        }
+        GateSize::Decisions(n) => {
+            let mut left = n;
+            let mut index = 0;
+            while left > 0 {
+                let limit = u32::try_from(left).unwrap_or(u32::MAX);
+                let (end, made) = play_game_for::<G>(
+                    setup,
+                    policy.as_mut(),
+                    BENCH_SEED,
+                    index,
+                    &mut legal,
+                    limit,
+                );
+                games += 1;
+                index += 1;
+                left -= u64::from(made);
+                wins += u64::from(end.outcome().is_some_and(Outcome::is_win));
+                turns += u64::from(end.turns());
+                if made == 0 {
+                    break; // a game that ends before its first decision: nothing to count
+                }
+            }
+        }
     }
     WorkloadAnswer {
         games,
@@ -579,7 +616,7 @@ mod tests {
             Workload {
                 game: GameKind::Rift,
                 strategy: "mcts-200".into(),
-                games: 3
+                size: GateSize::Games(3)
             }
         );
         assert_eq!(w.to_string(), "rift/mcts-200/3");
@@ -594,11 +631,56 @@ mod tests {
             assert!(e.starts_with(&format!("workload '{bad}'")), "{e}");
         }
         let all = default_workloads();
-        assert_eq!(all.len(), 3 * GameKind::ALL.len());
+        let w: Workload = "buried/mcts-200/60d".parse().unwrap();
+        assert_eq!(w.size, GateSize::Decisions(60));
+        assert_eq!(w.to_string(), "buried/mcts-200/60d");
+        assert!("rift/random/0d".parse::<Workload>().is_err());
+        let declared: usize = GameKind::ALL
+            .iter()
+            .map(|&g| with_game!(g, G => G::GATE_WORKLOADS.len()))
+            .sum();
+        assert_eq!(all.len(), declared);
+        assert!(all.len() >= 3 * GameKind::ALL.len());
         assert!(
             all.iter()
                 .all(|w| w.to_string().parse::<Workload>().as_ref() == Ok(w))
         );
+    }
+
+    #[test]
+    fn a_decision_workload_cuts_the_game_where_the_count_is_reached() {
+        use crate::games::rift::Rift;
+        use crate::policy::RandomPolicy;
+        let setup = Rift::resolve_setup(&SetupValues::new()).unwrap();
+        let mut legal = Vec::new();
+        let (first, made) = play_game_for::<Rift>(
+            &setup,
+            &mut RandomPolicy,
+            BENCH_SEED,
+            0,
+            &mut legal,
+            u32::MAX,
+        );
+        assert!(first.outcome().is_some() && made > 3, "{made}");
+        let dir = Path::new("/nonexistent");
+        let whole = run_workload(&format!("rift/random/{made}d").parse().unwrap(), dir).unwrap();
+        assert_eq!(whole.games, 1, "exactly game 0");
+        let one = run_workload(&"rift/random/1".parse().unwrap(), dir).unwrap();
+        assert_eq!(
+            (whole.wins, whole.turns, whole.steps),
+            (one.wins, one.turns, one.steps)
+        );
+        let more =
+            run_workload(&format!("rift/random/{}d", made + 3).parse().unwrap(), dir).unwrap();
+        assert_eq!(more.games, 2, "game 1 cut off after 3 decisions");
+        assert_eq!(
+            more.steps,
+            one.steps + 3,
+            "3 more random decisions, one step each"
+        );
+        let (cut, three) =
+            play_game_for::<Rift>(&setup, &mut RandomPolicy, BENCH_SEED, 1, &mut legal, 3);
+        assert_eq!((three, cut.outcome()), (3, None));
     }
 
     #[test]

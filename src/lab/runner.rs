@@ -171,23 +171,38 @@ pub fn play_game<G: Game>(
     index: u64,
     legal: &mut Vec<G::Action>,
 ) -> G {
+    let (state, _) = play_game_for(setup, policy, seed, index, legal, G::MAX_DECISIONS);
+    assert!(
+        state.outcome().is_some(),
+        "{}: game {index} of seed {seed} did not end within {} decisions",
+        G::NAME,
+        G::MAX_DECISIONS
+    );
+    state
+}
+
+/// [`play_game`] for at most `limit` player decisions: returns the state (finished, or cut off
+/// after `limit` decisions) and the decisions made (`0..=limit`). The same streams as
+/// [`play_game`], so the first `limit` decisions of both are the same.
+pub fn play_game_for<G: Game>(
+    setup: &G::Setup,
+    policy: &mut dyn Policy<G>,
+    seed: u64,
+    index: u64,
+    legal: &mut Vec<G::Action>,
+    limit: u32,
+) -> (G, u32) {
     let mut state = G::new_game(setup, &mut stream_rng(seed, index, Stream::Setup));
     let mut chance = stream_rng(seed, index, Stream::Chance);
     let mut own = stream_rng(seed, index, Stream::Policy);
     let mut decisions = 0u32;
-    while state.outcome().is_none() {
-        assert!(
-            decisions < G::MAX_DECISIONS,
-            "{}: game {index} of seed {seed} did not end within {} decisions",
-            G::NAME,
-            G::MAX_DECISIONS
-        );
+    while state.outcome().is_none() && decisions < limit {
         state.legal_actions(legal);
         let action = policy.choose_foreseeing(&state, legal, &mut own, &chance);
         state.apply(action, &mut chance);
         decisions += 1;
     }
-    state
+    (state, decisions)
 }
 
 /// The per-task accumulator: integer totals per cell.

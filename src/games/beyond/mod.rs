@@ -458,6 +458,12 @@ impl Game for Beyond {
     const NAME: &'static str = "beyond";
     /// A generous bound: 8 scenarios × 30 rounds × 4,000 decisions.
     const MAX_DECISIONS: u32 = 8 * 30 * 4000;
+    // A searched scenario takes seconds: the gate measures the search's first 50 decisions.
+    const GATE_WORKLOADS: &'static [(&'static str, crate::GateSize)] = &[
+        ("random", crate::GateSize::Games(2_000)),
+        ("greedy", crate::GateSize::Games(100)),
+        ("mcts-200", crate::GateSize::Decisions(50)),
+    ];
 
     fn axes() -> &'static [Axis] {
         &AXES

@@ -390,6 +390,12 @@ impl Game for Buried {
     /// options take up to 7 decisions and a Move of up to 9 steps, plus the enemies' decisions
     /// (ties, flights, corners, victims, pushes) for 12 dice and the boss.
     const MAX_DECISIONS: u32 = state::MAX_TURNS as u32 * (12 * 3 * 16 + 12 * 10 + 20);
+    // A searched game takes seconds: the gate measures the search's first 80 decisions.
+    const GATE_WORKLOADS: &'static [(&'static str, crate::GateSize)] = &[
+        ("random", crate::GateSize::Games(20_000)),
+        ("greedy", crate::GateSize::Games(100)),
+        ("mcts-200", crate::GateSize::Decisions(80)),
+    ];
 
     fn axes() -> &'static [Axis] {
         &AXES
