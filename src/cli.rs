@@ -469,7 +469,14 @@ fn merge_command(args: &MergeArgs) -> Result<()> {
     let mut written = lab::commit_merged(&merged, dir)?;
     // The merged report gets its page as a run does (built from the merged folder's files).
     written.extend(lab::rewrite_page(&args.out).map_err(anyhow::Error::msg)?);
-    let table = merged.report.table();
+    // The table `run` prints, from the merged folder's files.
+    let view = lab::ReportView::from_folder(&args.out).map_err(anyhow::Error::msg)?;
+    let mut table = lab::terminal_table(&view, table_width());
+    table.push_str(&format!(
+        "every column: {}; charts: {}\n",
+        args.out.join("summary.csv").display(),
+        args.out.join(lab::PAGE).display()
+    ));
     let mut stdout = std::io::stdout().lock();
     let _ = stdout
         .write_all(table.as_bytes())
@@ -563,10 +570,12 @@ fn report_command(args: &ReportArgs) -> Result<()> {
         .find(|p| p.ends_with(lab::PAGE))
         .map(|p| p.display().to_string())
         .unwrap_or_default();
-    print_out(&format!(
-        "wrote {page} and {} charts\n",
-        written.len().saturating_sub(1)
-    ))
+    let charts = written.len().saturating_sub(1);
+    if charts == 0 {
+        print_out(&format!("wrote {page}\n"))
+    } else {
+        print_out(&format!("wrote {page} and {charts} charts\n"))
+    }
 }
 
 /// Prints `line` on stderr; a closed stderr is ignored (nothing else can be done).

@@ -18,7 +18,8 @@ pub struct StrengthArgs {
     /// each strategy on the same seeded games; writes strength.csv and strength.svg.
     #[arg(long = "strength", value_name = "GAME")]
     pub strength: Option<String>,
-    /// Folder for strength.csv and strength.svg (default: results/strength-<game>).
+    /// Folder for strength.csv, strength.svg and report.html (default:
+    /// results/strength-<game>).
     #[arg(long = "strength-out", value_name = "DIR", requires = "strength")]
     pub strength_out: Option<PathBuf>,
     /// Seed of the strength games (games 0..N of it; default 1).
@@ -71,10 +72,14 @@ pub fn strength_command(
     let csv = lab::strength_csv(&rows);
     let svg = lab::strength_svg(&rows).map_err(|e| anyhow::anyhow!("strength chart: {e}"))?;
     // The curve is a report folder like a run's: locked, staged and swapped in whole.
-    let mut dir = lab::ReportDir::open(&out, &["strength.csv", "strength.svg"])
+    // Its page (report.html) is the one `sololab report` rebuilds from these files.
+    let page = lab::folder_page_html(lab::FolderKind::Strength, &csv, &svg, None, &out)
+        .map_err(anyhow::Error::msg)?;
+    let mut dir = lab::ReportDir::open(&out, &["strength.csv", "strength.svg", lab::PAGE])
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     dir.write("strength.csv", &csv)
         .and_then(|()| dir.write("strength.svg", &svg))
+        .and_then(|()| dir.write(lab::PAGE, &page))
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     dir.commit().map_err(|e| anyhow::anyhow!("{e}"))?;
     let mut stdout = std::io::stdout().lock();

@@ -66,6 +66,9 @@ pub struct TuneArgs {
     /// No progress lines on stderr.
     #[arg(long)]
     quiet: bool,
+    /// Do not write the report page (report.html).
+    #[arg(long)]
+    no_report: bool,
 }
 
 /// `sololab calibrate EXP --value PATH --target T ...`
@@ -225,10 +228,38 @@ fn run_toml_head(r: &Resolved, threads: u64, wall_s: f64, games: u64) -> String 
     )
 }
 
-fn write_report(out: &Path, files: &[(&str, String)]) -> Result<()> {
+/// The files of a tuning report of `kind`: its CSV, chart and `run.toml`, and `report.html`
+/// unless `no_report`.
+fn tuning_files(kind: lab::FolderKind, no_report: bool) -> Vec<&'static str> {
+    let mut files = vec![
+        kind.data_file(),
+        kind.chart_file().unwrap_or_default(),
+        "run.toml",
+    ];
+    if !no_report {
+        files.push(lab::PAGE);
+    }
+    files
+}
+
+/// Writes a tuning report of `kind` (its CSV, chart and `run.toml`, in that order in `files`)
+/// into `out` as one unit, with its page (the same bytes `sololab report` writes) unless
+/// `no_report`.
+fn write_report(
+    out: &Path,
+    kind: lab::FolderKind,
+    no_report: bool,
+    files: &[(&str, String)],
+) -> Result<()> {
+    let mut files = files.to_vec();
+    if !no_report {
+        let page = lab::folder_page_html(kind, &files[0].1, &files[1].1, Some(&files[2].1), out)
+            .map_err(anyhow::Error::msg)?;
+        files.push((lab::PAGE, page));
+    }
     let names: Vec<&str> = files.iter().map(|(n, _)| *n).collect();
     let mut dir = lab::ReportDir::open(out, &names).map_err(|e| anyhow::anyhow!("{e}"))?;
-    for (name, text) in files {
+    for (name, text) in &files {
         dir.write(name, text).map_err(|e| anyhow::anyhow!("{e}"))?;
     }
     dir.commit().map_err(|e| anyhow::anyhow!("{e}"))?;
@@ -307,8 +338,11 @@ fn calibrate_typed<G: Game>(args: &CalibrateArgs, r: &Resolved) -> Result<()> {
     };
     // Check the folder before the first game.
     drop(
-        lab::ReportDir::open(&r.out, &["probes.csv", "calibration.svg", "run.toml"])
-            .map_err(|e| anyhow::anyhow!("{e}"))?,
+        lab::ReportDir::open(
+            &r.out,
+            &tuning_files(lab::FolderKind::Calibration, args.tune.no_report),
+        )
+        .map_err(|e| anyhow::anyhow!("{e}"))?,
     );
     let start = Instant::now();
     let c = with_progress(args.tune.quiet, 0, |done| {
@@ -348,6 +382,8 @@ fn calibrate_typed<G: Game>(args: &CalibrateArgs, r: &Resolved) -> Result<()> {
         .map_err(|e| anyhow::anyhow!("calibration chart: {e}"))?;
     write_report(
         &r.out,
+        lab::FolderKind::Calibration,
+        args.tune.no_report,
         &[
             ("probes.csv", lab::probes_csv(&c)),
             ("calibration.svg", svg),
@@ -370,7 +406,7 @@ fn calibrate_typed<G: Game>(args: &CalibrateArgs, r: &Resolved) -> Result<()> {
         ));
     }
     text.push_str(&format!(
-        "answer: {} = {} ({:.1}%, 95% interval {:.1}-{:.1}%, half-width {:.1} points{}); {}\nwrote {}/probes.csv, calibration.svg, run.toml\n",
+        "answer: {} = {} ({:.1}%, 95% interval {:.1}-{:.1}%, half-width {:.1} points{}); {}\nwrote {}/probes.csv, calibration.svg, run.toml{}\n",
         spec.path,
         a.value,
         100.0 * a.rate(),
@@ -379,7 +415,8 @@ fn calibrate_typed<G: Game>(args: &CalibrateArgs, r: &Resolved) -> Result<()> {
         100.0 * (hi - lo) / 2.0,
         c.bracket.map_or(String::new(), |(x, y)| format!("; bracket {x}..={y}")),
         c.stop,
-        r.out.display()
+        r.out.display(),
+        if args.tune.no_report { "" } else { ", report.html" }
     ));
     print_quietly(&text)
 }
@@ -417,8 +454,11 @@ fn sensitivity_typed<G: Game>(args: &SensitivityArgs, r: &Resolved) -> Result<()
     let tunables = lab::sensitivity_tunables::<G>(&base, only)
         .map_err(|e| anyhow::anyhow!("--values {}", e.0))?;
     drop(
-        lab::ReportDir::open(&r.out, &["sensitivity.csv", "tornado.svg", "run.toml"])
-            .map_err(|e| anyhow::anyhow!("{e}"))?,
+        lab::ReportDir::open(
+            &r.out,
+            &tuning_files(lab::FolderKind::Sensitivity, args.tune.no_report),
+        )
+        .map_err(|e| anyhow::anyhow!("{e}"))?,
     );
     let setups_max = 1 + 2 * tunables.len() as u64;
     let start = Instant::now();
@@ -460,6 +500,8 @@ fn sensitivity_typed<G: Game>(args: &SensitivityArgs, r: &Resolved) -> Result<()
         .map_err(|e| anyhow::anyhow!("tornado chart: {e}"))?;
     write_report(
         &r.out,
+        lab::FolderKind::Sensitivity,
+        args.tune.no_report,
         &[
             ("sensitivity.csv", lab::sensitivity_csv(&s)),
             ("tornado.svg", svg),
@@ -497,9 +539,10 @@ fn sensitivity_typed<G: Game>(args: &SensitivityArgs, r: &Resolved) -> Result<()
         ));
     }
     text.push_str(&format!(
-        "({} values; changes in percentage points with paired 95% intervals)\nwrote {}/sensitivity.csv, tornado.svg, run.toml\n",
+        "({} values; changes in percentage points with paired 95% intervals)\nwrote {}/sensitivity.csv, tornado.svg, run.toml{}\n",
         s.rows.len(),
-        r.out.display()
+        r.out.display(),
+        if args.tune.no_report { "" } else { ", report.html" }
     ));
     print_quietly(&text)
 }

@@ -277,6 +277,7 @@ fn failed_and_interrupted_runs_keep_the_previous_report() {
             "report.html",
             "run.toml",
             "summary.csv",
+            "turns.csv",
             "turns.svg",
             "win-rate-by-extra_turn.svg"
         ]
@@ -929,7 +930,35 @@ fn report_rebuilds_the_page_of_a_report_folder_and_run_can_skip_it() {
         summary
     );
     assert!(out.join("games.csv").is_file());
-    // --no-report writes the CSV and run.toml only.
+    // turns.csv holds the exact histograms games.csv gives, so the page does not need
+    // games.csv: without it (the marker still lists it) the page is the same bytes, and the
+    // new marker no longer lists it.
+    let cells = summary.lines().count() - 1;
+    let games = std::fs::File::open(out.join("games.csv")).unwrap();
+    let from_games =
+        sololab::lab::turn_histograms_from_games_csv(games, cells, Path::new("g")).unwrap();
+    let turns = std::fs::read_to_string(out.join("turns.csv")).unwrap();
+    assert!(
+        turns.starts_with("cell,strategy,extra_turn,turns,games\n"),
+        "{turns}"
+    );
+    let from_turns =
+        sololab::lab::turn_histograms_from_turns_csv(&turns, cells, Path::new("t")).unwrap();
+    assert_eq!(from_turns, from_games);
+    assert_eq!(from_turns.iter().flatten().sum::<u64>(), 6 * cells as u64);
+    std::fs::remove_file(out.join("games.csv")).unwrap();
+    let o = sololab(&["report", path(&out)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read_to_string(out.join("report.html")).unwrap(),
+        page
+    );
+    let marker = std::fs::read_to_string(out.join(".sololab-report")).unwrap();
+    assert!(
+        marker.contains("turns.csv") && !marker.contains("games.csv"),
+        "{marker}"
+    );
+    // --no-report writes the CSVs and run.toml only.
     let bare = dir.join("bare");
     quickstart(&bare, &["--games", "2", "--no-report"]);
     let mut names: Vec<String> = std::fs::read_dir(&bare)
@@ -937,7 +966,10 @@ fn report_rebuilds_the_page_of_a_report_folder_and_run_can_skip_it() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
-    assert_eq!(names, [".sololab-report", "run.toml", "summary.csv"]);
+    assert_eq!(
+        names,
+        [".sololab-report", "run.toml", "summary.csv", "turns.csv"]
+    );
     // Not a report, a broken summary: one line, nothing written.
     one_line_error(&sololab(&["report", path(&dir.join("none"))]), &["none"]);
     std::fs::write(bare.join("summary.csv"), "strategy\n").unwrap();

@@ -221,6 +221,7 @@ fn a_killed_run_leaves_the_report_and_its_staging_folder_is_removed_by_the_next(
             "report.html",
             "run.toml",
             "summary.csv",
+            "turns.csv",
             "turns.svg",
             "win-rate-by-extra_turn.svg"
         ]
@@ -610,6 +611,7 @@ fn a_folder_sololab_did_not_write_is_never_touched() {
             "report.html",
             "run.toml",
             "summary.csv",
+            "turns.csv",
             "turns.svg",
             "win-rate.svg"
         ]

@@ -66,12 +66,15 @@ fn run_toml_numbers(dir: &Path) -> String {
 }
 
 /// An experiment for `game`: random and greedy, 13 games a cell (not a multiple of 4), a
-/// paired comparison against random; the Rift also sweeps its ruins.
+/// paired comparison against random, the two as a skill ladder; the Rift also sweeps its
+/// ruins.
 fn experiment(dir: &Path, game: &str, seed: u64) -> PathBuf {
     let sweep = if game == "rift" {
-        "[sweep]\nruins = [2, 3]\n[compare]\nbaseline = { strategy = \"random\", ruins = 3 }\n"
+        "[sweep]\nruins = [2, 3]\n[compare]\nbaseline = { strategy = \"random\", ruins = 3 }\n\
+         [ladder]\nstrategies = [\"random\", \"greedy\"]\n"
     } else {
-        "[compare]\nbaseline = { strategy = \"random\" }\n"
+        "[compare]\nbaseline = { strategy = \"random\" }\n\
+         [ladder]\nstrategies = [\"random\", \"greedy\"]\n"
     };
     let file = dir.join(format!("{game}-{seed}.toml"));
     std::fs::write(
@@ -107,7 +110,7 @@ fn four_shards_merged_are_the_unsharded_run_byte_for_byte_on_every_game() {
         let game = kind.name();
         let file = experiment(&dir, game, 5);
         let whole = dir.join(format!("{game}-whole"));
-        ok(&sololab(&[
+        let run = sololab(&[
             "run",
             p(&file),
             "--quiet",
@@ -115,7 +118,8 @@ fn four_shards_merged_are_the_unsharded_run_byte_for_byte_on_every_game() {
             "1",
             "--out",
             p(&whole),
-        ]));
+        ]);
+        ok(&run);
         // Shards run in any order, on any thread count, merged in any order.
         let parts: Vec<PathBuf> = (0..4).map(|k| dir.join(format!("{game}-{k}"))).collect();
         for k in [3, 1, 0, 2] {
@@ -134,13 +138,42 @@ fn four_shards_merged_are_the_unsharded_run_byte_for_byte_on_every_game() {
             p(&merged),
         ]);
         ok(&o);
-        for name in ["summary.csv", "pairs.csv", ".sololab-report"] {
+        // Every file but run.toml (which has the machine's numbers) is the same bytes: the
+        // turn histograms, the ladder, and the page built from them.
+        for name in [
+            "summary.csv",
+            "pairs.csv",
+            "turns.csv",
+            "ladder.csv",
+            "ladder.svg",
+            "turns.svg",
+            "report.html",
+            ".sololab-report",
+        ] {
             assert_eq!(
                 read(&merged.join(name)),
                 read(&whole.join(name)),
                 "{game}: {name}"
             );
         }
+        // The ladder works on every game: one row per setup cell with both rungs.
+        let ladder = read(&whole.join("ladder.csv"));
+        assert!(ladder.lines().count() >= 2, "{game}: {ladder}");
+        let page = read(&whole.join("report.html"));
+        assert!(
+            page.contains("id=\"ladder\""),
+            "{game}: the ladder chart is on the page"
+        );
+        // merge prints the table run prints (all but the last line, which names the folder).
+        let table = |o: &std::process::Output| {
+            let text = String::from_utf8_lossy(&o.stdout).into_owned();
+            let lines: Vec<&str> = text.lines().collect();
+            lines[..lines.len() - 1].join("\n")
+        };
+        assert_eq!(table(&o), table(&run), "{game}");
+        assert!(table(&run).contains("vs baseline (95%)"), "{}", table(&run));
+        assert!(table(&run).contains("baseline\n") || table(&run).ends_with("baseline"));
+        assert!(table(&run).contains("pp ("), "{}", table(&run));
         assert_eq!(
             run_toml_numbers(&merged),
             run_toml_numbers(&whole),
@@ -326,7 +359,7 @@ fn an_interrupted_run_resumes_without_replaying_to_the_same_bytes() {
         "--out",
         p(&whole),
     ]));
-    for name in ["summary.csv", "pairs.csv", ".sololab-report"] {
+    for name in ["summary.csv", "pairs.csv", "turns.csv", ".sololab-report"] {
         assert_eq!(read(&out.join(name)), read(&whole.join(name)), "{name}");
     }
     assert_eq!(run_toml_numbers(&out), run_toml_numbers(&whole));

@@ -408,3 +408,97 @@ fn calibrate_and_sensitivity_refuse_bad_input_in_one_line() {
         "{e}"
     );
 }
+
+/// A scratch folder for one test, emptied first.
+fn scratch(tag: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("sololab-tuning-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `sensitivity` and `calibrate` write their page (report.html, with their chart inline) with
+/// their other files, and `sololab report` rebuilds the same bytes from the folder alone;
+/// `--no-report` leaves it out.
+#[test]
+fn tuning_commands_write_the_page_that_report_rebuilds() {
+    let dir = scratch("pages");
+    let sens = dir.join("sens");
+    let o = sololab(&[
+        "sensitivity",
+        "rift-sensitivity",
+        "--values",
+        "mech.Kestrel.hp",
+        "--games",
+        "4",
+        "--quiet",
+        "--out",
+        sens.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("run.toml, report.html"));
+    let cal = dir.join("cal");
+    let o = sololab(&[
+        "calibrate",
+        "rift-sensitivity",
+        "--value",
+        "mech.Kestrel.hp",
+        "--target",
+        "0.5",
+        "--range",
+        "1..3",
+        "--games",
+        "4",
+        "--max-games",
+        "4",
+        "--quiet",
+        "--out",
+        cal.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for (folder, chart, marks) in [
+        (
+            &sens,
+            "tornado.svg",
+            "The largest effects: <code>mech.Kestrel.hp</code>",
+        ),
+        (
+            &cal,
+            "calibration.svg",
+            "Answer: <code>mech.Kestrel.hp</code> = <b>",
+        ),
+    ] {
+        let page = std::fs::read_to_string(folder.join("report.html")).unwrap();
+        let svg = std::fs::read_to_string(folder.join(chart)).unwrap();
+        assert!(page.contains(svg.trim_end()), "{chart} is inline");
+        assert!(page.contains(marks), "{page}");
+        std::fs::write(folder.join("report.html"), "stale").unwrap();
+        let o = sololab(&["report", folder.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(
+            std::fs::read_to_string(folder.join("report.html")).unwrap(),
+            page
+        );
+        let marker = std::fs::read_to_string(folder.join(".sololab-report")).unwrap();
+        assert!(
+            marker.contains(chart) && marker.contains("report.html"),
+            "{marker}"
+        );
+    }
+    let bare = dir.join("bare");
+    let o = sololab(&[
+        "sensitivity",
+        "rift-sensitivity",
+        "--values",
+        "mech.Kestrel.hp",
+        "--games",
+        "2",
+        "--quiet",
+        "--no-report",
+        "--out",
+        bare.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(bare.join("tornado.svg").is_file() && !bare.join("report.html").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

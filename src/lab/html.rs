@@ -12,7 +12,8 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use super::charts::{Chart, chart_files, charts};
-use super::report::{Report, ReportError};
+use super::folder_page::{FolderKind, folder_page_from_dir};
+use super::report::{Report, ReportError, TURNS_CSV};
 use super::report_dir::{MARKER, ReportDir};
 use super::stats::{Z95, wilson};
 
@@ -76,7 +77,7 @@ pub struct ReportView {
     pub ladder: Option<Vec<String>>,
 }
 
-fn csv_table(text: &str, file: &Path) -> Result<Table, String> {
+pub(super) fn csv_table(text: &str, file: &Path) -> Result<Table, String> {
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .from_reader(text.as_bytes());
@@ -94,7 +95,7 @@ fn csv_table(text: &str, file: &Path) -> Result<Table, String> {
 
 /// The part of `text` (a `run.toml`) from the line `[start` up to the first following line
 /// starting a table that does not begin with `[start` (or the end).
-fn toml_part(text: &str, start: &str) -> String {
+pub(super) fn toml_part(text: &str, start: &str) -> String {
     let mut out = String::new();
     let mut inside = false;
     for line in text.lines() {
@@ -270,7 +271,8 @@ impl ReportView {
     }
 
     /// Reads the view of report folder `dir`: `summary.csv`, `run.toml`, `pairs.csv` when
-    /// present, and the turn histograms from `games.csv` when present.
+    /// present, and the turn histograms from `turns.csv`, or else from `games.csv`, when
+    /// present.
     ///
     /// # Errors
     /// One line naming the file that cannot be read or is not as sololab writes it.
@@ -288,8 +290,13 @@ impl ReportView {
             None
         };
         let mut view = ReportView::from_texts(&summary, &run, pairs.as_deref(), dir)?;
+        let turns = dir.join(TURNS_CSV);
         let games = dir.join("games.csv");
-        if games.is_file() {
+        if turns.is_file() {
+            let text = read(TURNS_CSV)?;
+            let h = turn_histograms_from_turns_csv(&text, view.cells.len(), &turns)?;
+            view.set_turns(h);
+        } else if games.is_file() {
             let file = std::fs::File::open(&games)
                 .map_err(|e| format!("{}: cannot read: {e}", games.display()))?;
             let h = turn_histograms_from_games_csv(file, view.cells.len(), &games)?;
@@ -477,6 +484,58 @@ impl<S: super::RowSink> super::RowSink for TurnCounter<S> {
     }
 }
 
+/// Turn histograms per cell from a `turns.csv` ([`Report::turns_csv`]: columns `cell`,
+/// `turns` and `games`).
+///
+/// # Errors
+/// One line naming `shown` and the line when a row's cell, turns or games is not a number,
+/// the cell is not a row of `summary.csv`, or the turns are more than 100000.
+pub fn turn_histograms_from_turns_csv(
+    text: &str,
+    cells: usize,
+    shown: &Path,
+) -> Result<Vec<Vec<u64>>, String> {
+    let table = csv_table(crate::input::strip_bom(text), shown)?;
+    let col = |name: &str| {
+        table
+            .header
+            .iter()
+            .position(|c| c == name)
+            .ok_or_else(|| format!("{}: no column '{name}'", shown.display()))
+    };
+    let (c_cell, c_turns, c_games) = (col("cell")?, col("turns")?, col("games")?);
+    let mut h = vec![Vec::new(); cells];
+    for (r, row) in table.rows.iter().enumerate() {
+        let line = r + 2;
+        let num = |c: usize| row.get(c).and_then(|v| v.parse::<u64>().ok());
+        let (Some(cell), Some(turns), Some(games)) = (num(c_cell), num(c_turns), num(c_games))
+        else {
+            return Err(format!(
+                "{}:{line}: 'cell', 'turns' and 'games' must be counts",
+                shown.display()
+            ));
+        };
+        let Some(v) = usize::try_from(cell).ok().and_then(|c| h.get_mut(c)) else {
+            return Err(format!(
+                "{}:{line}: cell {cell} is not a row of summary.csv",
+                shown.display()
+            ));
+        };
+        if turns > 100_000 {
+            return Err(format!(
+                "{}:{line}: {turns} turns is more than a report's 100000",
+                shown.display()
+            ));
+        }
+        let t = turns as usize;
+        if v.len() <= t {
+            v.resize(t + 1, 0);
+        }
+        v[t] += games;
+    }
+    Ok(h)
+}
+
 /// Turn histograms per cell from a `games.csv` (columns `cell` and `turns`), streamed.
 ///
 /// # Errors
@@ -550,7 +609,7 @@ pub fn escape(text: &str) -> String {
     out
 }
 
-const STYLE: &str = "body{font-family:sans-serif;margin:2em auto;max-width:1200px;padding:0 1em;color:#222}\
+pub(super) const STYLE: &str = "body{font-family:sans-serif;margin:2em auto;max-width:1200px;padding:0 1em;color:#222}\
 h1{font-size:1.6em}h2{margin-top:2em;border-bottom:1px solid #ccc}\
 figure{margin:1em 0}figure svg{max-width:100%;height:auto}figcaption{color:#444;margin-top:.3em}\
 table{border-collapse:collapse;font-size:.85em;display:block;overflow-x:auto}\
@@ -558,7 +617,7 @@ th,td{border:1px solid #ccc;padding:.2em .5em;text-align:right;white-space:nowra
 th{background:#f3f3f3}td.t{text-align:left}pre{background:#f7f7f7;padding:.8em;overflow-x:auto}\
 .note{color:#555}";
 
-fn table_html(id: &str, table: &Table, text_columns: usize) -> String {
+pub(super) fn table_html(id: &str, table: &Table, text_columns: usize) -> String {
     let mut s = format!("<table id=\"{id}\">\n<thead><tr>");
     for h in &table.header {
         s.push_str(&format!("<th>{}</th>", escape(h)));
@@ -702,7 +761,8 @@ pub fn write_page(view: &ReportView, dir: &mut ReportDir) -> Result<(), ReportEr
 }
 
 /// The files of report folder `dir` as its marker lists them (or, for a report from before
-/// the marker, those of `summary.csv`, `run.toml` and `games.csv` it holds).
+/// the marker, those of `summary.csv`, `run.toml` and `games.csv`, or `strength.csv` and
+/// `strength.svg`, it holds).
 fn listed_files(dir: &Path) -> Vec<String> {
     match std::fs::read_to_string(dir.join(MARKER)) {
         Ok(text) => text
@@ -710,8 +770,9 @@ fn listed_files(dir: &Path) -> Vec<String> {
             .filter(|l| !l.starts_with('#') && !l.is_empty())
             .map(str::to_string)
             .collect(),
-        Err(_) => ["summary.csv", "run.toml", "games.csv"]
+        Err(_) => super::report_dir::LEGACY_FILES
             .iter()
+            .chain(super::report_dir::LEGACY_STRENGTH_FILES)
             .filter(|f| dir.join(f).is_file())
             .map(|f| f.to_string())
             .collect(),
@@ -734,11 +795,25 @@ pub fn rewrite_page(dir: &Path) -> Result<Vec<PathBuf>, String> {
     if !dir.is_dir() {
         return Err(format!("{}: not a report folder", dir.display()));
     }
-    let view = ReportView::from_folder(dir)?;
-    let files = page_files(&view)?;
+    let Some(kind) = FolderKind::of(dir) else {
+        return Err(format!(
+            "{}: not a report folder (it holds no summary.csv, sensitivity.csv, probes.csv \
+             or strength.csv)",
+            dir.display()
+        ));
+    };
+    let (files, is_page_file): (Vec<(String, String)>, fn(&str) -> bool) = match kind {
+        FolderKind::Run => (page_files(&ReportView::from_folder(dir)?)?, is_page_file),
+        _ => (
+            vec![(PAGE.to_string(), folder_page_from_dir(kind, dir)?)],
+            |name: &str| name == PAGE,
+        ),
+    };
+    // A file the marker lists but the folder lacks (a large games.csv left out of version
+    // control) is dropped from the new marker: the page does not need it.
     let kept: Vec<String> = listed_files(dir)
         .into_iter()
-        .filter(|f| !is_page_file(f))
+        .filter(|f| !is_page_file(f) && dir.join(f).is_file())
         .collect();
     let mut names: Vec<&str> = kept.iter().map(String::as_str).collect();
     names.extend(files.iter().map(|(n, _)| n.as_str()));

@@ -193,7 +193,8 @@ fn expand_cells(experiment: &Experiment) -> Vec<(String, Vec<AxisValue>)> {
 
 /// Writes the merged report into `dir` (opened with
 /// [`report_files_of`](super::report_files_of)) as one unit: `summary.csv`, `run.toml` (with
-/// the shards' definition) and `pairs.csv` with a baseline.
+/// the shards' definition), `turns.csv`, `pairs.csv` with a baseline and `ladder.csv` with a
+/// ladder.
 ///
 /// # Errors
 /// As [`ReportDir::write`] and [`ReportDir::commit`].
@@ -203,6 +204,12 @@ pub fn commit_merged(merged: &Merged, mut dir: ReportDir) -> Result<Vec<PathBuf>
     dir.write("run.toml", &report.run_toml_with(&merged.definition))?;
     if let Some(csv) = report.pairs_csv() {
         dir.write("pairs.csv", &csv)?;
+    }
+    if let Some(csv) = report.turns_csv() {
+        dir.write(super::report::TURNS_CSV, &csv)?;
+    }
+    if let Some(csv) = super::ladder_csv(report) {
+        dir.write("ladder.csv", &csv)?;
     }
     dir.commit()
 }

@@ -15,6 +15,7 @@ mod calibrate;
 mod charts;
 mod experiment;
 mod fit;
+mod folder_page;
 mod html;
 mod ladder;
 mod merge;
@@ -47,9 +48,10 @@ pub use experiment::{
     MAX_TOTAL_GAMES, experiment_names, find_experiment,
 };
 pub use fit::{LogisticFit, Playouts, RIDGE, collect_playouts, fit_logistic, fitted_strategy};
+pub use folder_page::{FolderKind, folder_page_from_dir, folder_page_html};
 pub use html::{
     CellView, PAGE, ReportView, Table, TurnCounter, escape, page_file_names, page_files, page_html,
-    rewrite_page, turn_histograms_from_games_csv, write_page,
+    rewrite_page, turn_histograms_from_games_csv, turn_histograms_from_turns_csv, write_page,
 };
 pub use ladder::{Rung, ladder, ladder_columns, ladder_csv};
 pub use merge::{Merged, PARTIAL_FILE, commit_merged, merge_partials};
@@ -57,9 +59,9 @@ pub use partial::{ChunkRecord, PARTIAL_FORMAT, Partial, RunIdentity, TotalsRecor
 pub use plan::{Cell, Plan, PlanStrategy, PolicyFactory, StrategySource, strategy_source};
 pub use play::{play_traced, setup_from_pairs, setup_values_from_pairs};
 pub use report::{
-    BUILD_COMMIT, CellReport, GameRow, GamesCsv, PairedCounts, Report, ReportError, Totals,
-    axis_column, commit_report, fixed_columns, games_columns, report_files, report_files_of,
-    summary_columns, write_report,
+    BUILD_COMMIT, CellReport, GameRow, GamesCsv, PairedCounts, Report, ReportError, TURNS_CSV,
+    Totals, axis_column, commit_report, fixed_columns, games_columns, report_files,
+    report_files_of, summary_columns, write_report,
 };
 pub use report_dir::{LOCK, MARKER, RUN_TOML_HEADER, ReportDir, ReportFile, WORK, abandon_reports};
 pub use runner::{

@@ -468,6 +468,39 @@ impl Report {
         csv_string(rows)
     }
 
+    /// `turns.csv`: the turn histogram of every cell (how many games lasted each number of
+    /// turns, rounds or waves, as [`Game::turns`](crate::Game::turns) counts them), for the
+    /// page's turns chart without `games.csv`. Columns `cell` (the 0-based row of
+    /// `summary.csv`), `strategy`, the axis columns, `turns`, `games`; one row per cell and
+    /// number of turns that some game lasted, in cell then turns order. Exact integers, so the
+    /// bytes do not depend on threads, shards or merging. `None` when a cell's histogram does
+    /// not account for its games (a report put together without histograms).
+    pub fn turns_csv(&self) -> Option<String> {
+        if self
+            .cells
+            .iter()
+            .any(|c| c.totals.turn_histogram.iter().sum::<u64>() != c.totals.games)
+        {
+            return None;
+        }
+        let mut header: Vec<String> = vec!["cell".into(), "strategy".into()];
+        header.extend(self.axis_columns());
+        header.extend(["turns".to_string(), "games".to_string()]);
+        let mut rows = vec![header];
+        for (i, cell) in self.cells.iter().enumerate() {
+            for (t, &n) in cell.totals.turn_histogram.iter().enumerate() {
+                if n == 0 {
+                    continue;
+                }
+                let mut row = vec![i.to_string(), cell.strategy.clone()];
+                row.extend(cell.values.iter().map(|v| v.to_string()));
+                row.extend([t.to_string(), n.to_string()]);
+                rows.push(row);
+            }
+        }
+        Some(csv_string(rows))
+    }
+
     /// `games.csv`, when the run kept its games in memory (see [`GamesCsv`] for the
     /// columns).
     pub fn games_csv(&self) -> Option<String> {
@@ -818,6 +851,9 @@ impl fmt::Display for ReportError {
 /// chain printed in full would say it twice).
 impl std::error::Error for ReportError {}
 
+/// The file of a report folder with the cells' turn histograms ([`Report::turns_csv`]).
+pub const TURNS_CSV: &str = "turns.csv";
+
 /// The files of a report: `summary.csv`, `run.toml`, and `games.csv` with `raw` (for
 /// [`ReportDir::open`], which checks them before the run).
 pub fn report_files(raw: bool) -> Vec<&'static str> {
@@ -828,10 +864,11 @@ pub fn report_files(raw: bool) -> Vec<&'static str> {
     files
 }
 
-/// The files of `report`'s folder: [`report_files`], `pairs.csv` with a `[compare]`
-/// baseline and `ladder.csv` with a `[ladder]`.
+/// The files of `report`'s folder: [`report_files`], `turns.csv` (the turn histograms),
+/// `pairs.csv` with a `[compare]` baseline and `ladder.csv` with a `[ladder]`.
 pub fn report_files_of(experiment: &Experiment, raw: bool) -> Vec<&'static str> {
     let mut files = report_files(raw);
+    files.push(TURNS_CSV);
     if experiment.baseline.is_some() {
         files.push("pairs.csv");
     }
@@ -841,7 +878,7 @@ pub fn report_files_of(experiment: &Experiment, raw: bool) -> Vec<&'static str> 
     files
 }
 
-/// Writes `summary.csv`, `run.toml`, `pairs.csv` with `[compare]`, `ladder.csv` with
+/// Writes `summary.csv`, `run.toml`, `turns.csv`, `pairs.csv` with `[compare]`, `ladder.csv` with
 /// `[ladder]` and, when the report kept its games in memory, `games.csv` into `dir` (which may
 /// already hold a streamed `games.csv`), and commits it:
 /// the folder then holds this report alone. Returns the files written.
@@ -853,6 +890,9 @@ pub fn commit_report(report: &Report, mut dir: ReportDir) -> Result<Vec<PathBuf>
     dir.write("run.toml", &report.run_toml())?;
     if let Some(csv) = report.pairs_csv() {
         dir.write("pairs.csv", &csv)?;
+    }
+    if let Some(csv) = report.turns_csv() {
+        dir.write(TURNS_CSV, &csv)?;
     }
     if let Some(csv) = report.games_csv() {
         dir.write("games.csv", &csv)?;

@@ -14,7 +14,8 @@
 //! - refuses a folder that holds anything but a previous sololab report (a folder is one when
 //!   it holds the marker [`MARKER`] and nothing it does not list, or, for reports written
 //!   before the marker existed, only `summary.csv`, `run.toml` and `games.csv` with sololab's
-//!   `run.toml` header). An empty folder is fine.
+//!   `run.toml` header, or only `strength.csv` with sololab's header and `strength.svg`). An
+//!   empty folder is fine.
 //!
 //! The run then writes each file into the staging folder ([`ReportDir::create`],
 //! [`ReportDir::write`]; a file can be streamed, like `games.csv`), and
@@ -53,7 +54,12 @@ pub const WORK: &str = ".sololab-work";
 
 /// The files of a report written before [`MARKER`] existed; such a folder is recognised as a
 /// report when it holds only these and its `run.toml` starts with [`RUN_TOML_HEADER`].
-const LEGACY_FILES: &[&str] = &["summary.csv", "run.toml", "games.csv"];
+pub(super) const LEGACY_FILES: &[&str] = &["summary.csv", "run.toml", "games.csv"];
+
+/// The files of a strength curve (`bench --strength`) written before [`MARKER`] existed; such
+/// a folder is recognised when it holds only these and `strength.csv` starts with sololab's
+/// header ([`STRENGTH_CSV_HEADER`](super::STRENGTH_CSV_HEADER)).
+pub(super) const LEGACY_STRENGTH_FILES: &[&str] = &["strength.csv", "strength.svg"];
 
 /// The first line of every `run.toml` sololab writes.
 pub const RUN_TOML_HEADER: &str =
@@ -472,13 +478,20 @@ fn check_previous_report(out: &Path) -> Result<(), ReportError> {
             .collect(),
         Err(_) => {
             let header = std::fs::read_to_string(out.join("run.toml")).unwrap_or_default();
-            if !header.starts_with(RUN_TOML_HEADER) {
+            let strength = std::fs::read_to_string(out.join("strength.csv")).unwrap_or_default();
+            if header.starts_with(RUN_TOML_HEADER) {
+                LEGACY_FILES.iter().map(|s| s.to_string()).collect()
+            } else if strength.starts_with(&super::STRENGTH_CSV_HEADER.join(",")) {
+                LEGACY_STRENGTH_FILES
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect()
+            } else {
                 return Err(not_a_report(format!(
                     "it holds '{}' and has no {MARKER} marker",
                     names[0]
                 )));
             }
-            LEGACY_FILES.iter().map(|s| s.to_string()).collect()
         }
     };
     match names.iter().find(|n| !listed.contains(n)) {

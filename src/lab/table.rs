@@ -70,17 +70,29 @@ fn main_loss(view: &ReportView, i: usize) -> (String, String) {
     }
 }
 
-/// The paired difference against the baseline per cell from `pairs.csv`, when the report has
-/// one: the row whose strategy and sweep values match the cell, its `diff` (`+4.0pp`) and
-/// interval (`-1.0..+9.0`); `baseline` for the baseline cell, `-` for a cell without a row.
+/// The paired difference against the baseline per cell from `pairs.csv` (the columns
+/// [`Report::pairs_header`](super::Report::pairs_header) writes), when the report has one: the
+/// row whose strategy and sweep values match the cell, its `diff` (`+4.0pp`) and 95% paired
+/// interval `ci_low`, `ci_high` (`(-1.0..+9.0)`); `baseline` for the baseline cell (the one
+/// the rows' `baseline` column names, `strategy=greedy ruins=3`), `-` for a cell without a
+/// row. `None` without `pairs.csv` or when it lacks the `strategy` or `diff` column.
 fn paired_column(view: &ReportView) -> Option<Vec<String>> {
     let pairs = view.pairs.as_ref()?;
     let h = &pairs.header;
-    let find = |names: &[&str]| h.iter().position(|c| names.contains(&c.as_str()));
-    let diff = find(&["diff", "difference", "win_rate_diff"])?;
-    let lo = find(&["diff_low", "ci_low", "diff_lo", "low"]);
-    let hi = find(&["diff_high", "ci_high", "diff_hi", "high"]);
-    let strategy = find(&["strategy"])?;
+    let find = |name: &str| h.iter().position(|c| c == name);
+    let diff = find("diff")?;
+    let (lo, hi) = (find("ci_low"), find("ci_high"));
+    let strategy = find("strategy")?;
+    let baseline = find("baseline")
+        .and_then(|c| pairs.rows.first().and_then(|r| r.get(c)))
+        .cloned();
+    let name_of = |cell: &super::html::CellView| {
+        let mut name = vec![format!("strategy={}", cell.strategy)];
+        for (axis, v) in view.axes.iter().zip(&cell.values) {
+            name.push(format!("{axis}={v}"));
+        }
+        name.join(" ")
+    };
     let axes: Vec<Option<usize>> = view
         .axes
         .iter()
@@ -103,6 +115,9 @@ fn paired_column(view: &ReportView) -> Option<Vec<String>> {
                             .all(|(c, v)| c.is_none_or(|c| r.get(c) == Some(v)))
                 });
                 match row {
+                    None if baseline.as_deref() == Some(name_of(cell).as_str()) => {
+                        "baseline".into()
+                    }
                     None => "-".into(),
                     Some(r) if r.get(diff).is_some_and(|d| d.is_empty()) => "baseline".into(),
                     Some(r) => {
@@ -223,14 +238,20 @@ mod tests {
 
     #[test]
     fn paired_differences_come_from_pairs_csv() {
-        let pairs = "strategy,a_rather_long_axis_name,diff,diff_low,diff_high\n\
-                     greedy,true,,,\nrandom,false,-0.5,-0.6,-0.4\n";
+        // The columns Report::pairs_header writes (the baseline has no row of its own).
+        let pairs = "experiment,game,strategy,a_rather_long_axis_name,baseline,pairs,both_won,\
+                     only_baseline_won,only_cell_won,neither_won,baseline_win_rate,win_rate,\
+                     diff,ci_low,ci_high,unpaired_ci_low,unpaired_ci_high,variance_reduction,\
+                     games_saved\n\
+                     x,rift,random,false,strategy=greedy a_rather_long_axis_name=true,100,35,55,\
+                     5,5,0.9,0.4,-0.5,-0.6,-0.4,-0.7,-0.3,0.5,100\n";
         let v = ReportView::from_texts(SUMMARY, RUN, Some(pairs), Path::new("r")).unwrap();
         let t = terminal_table(&v, None);
         let lines: Vec<&str> = t.lines().collect();
         assert!(lines[0].ends_with("vs baseline (95%)"), "{}", lines[0]);
         assert!(lines[1].ends_with("-50.0pp (-60.0..-40.0)"), "{}", lines[1]);
         assert!(lines[2].ends_with("baseline"), "{}", lines[2]);
+        // greedy,false has no row and is not the baseline.
         assert!(lines[3].ends_with(" -"), "{}", lines[3]);
     }
 }
