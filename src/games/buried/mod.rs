@@ -2,8 +2,9 @@
 //! defend a village map of 3×3 cards against four waves of monsters from two camps, then the
 //! boss buried beneath the Village Center.
 //!
-//! - [`state`]: the `Copy` game state ([`Buried`], about 312 bytes counted field by field: two 21-entry path
-//!   bitsets dominate; no heap) and location numbering;
+//! - [`state`]: the `Copy` game state ([`Buried`], 336 bytes, the `state_copy` bench answer:
+//!   two 21-entry path bitsets and the 21 distances to the Village Center dominate; no heap)
+//!   and location numbering;
 //! - [`rules`]: the map's paths, waves, the enemies' turn, placing villagers and the actions;
 //! - [`actions`]: the player's decisions and the documented action space;
 //! - [`position`]: the text position format and the village as text;
@@ -21,7 +22,7 @@ pub use actions::BuriedAction;
 pub use state::Buried;
 
 use content::Content;
-use state::{CENTER, GONE, NLOC, bit};
+use state::{GONE, NLOC};
 
 use crate::game::{
     Axis, AxisKind, AxisValue, Game, GameRng, NoTrace, Outcome, PlanStep, PositionError,
@@ -200,7 +201,7 @@ impl Buried {
     /// every draw comes from `rng`.
     pub fn setup(s: &BuriedSetup, rng: &mut GameRng) -> Buried {
         let c = s.content;
-        let mut b = position::blank(c);
+        let mut b = position::blank_unbuilt(c);
         // The village map: the 8 cards shuffled around the Village Center, random sides, then
         // the two Hidden Tunnels cards moved opposite each other.
         let mut cards: [u8; 8] = [0, 1, 2, 3, 4, 5, 6, 7];
@@ -302,7 +303,7 @@ impl Buried {
     }
 
     fn raw_features(&self, out: &mut [f64]) {
-        let dist = rules::distances(&self.enemy_adj, bit(CENTER), 0);
+        let dist = &self.center_dist;
         out[0] = self.stats[0] as f64;
         out[1] = self.stats[1] as f64;
         out[2] = self.stats[2] as f64;
