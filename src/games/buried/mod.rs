@@ -22,7 +22,7 @@ pub use actions::BuriedAction;
 pub use state::Buried;
 
 use content::Content;
-use state::{GONE, NLOC};
+use state::{GONE, NLOC, bit};
 
 use crate::game::{
     Axis, AxisKind, AxisValue, Game, GameRng, NoTrace, Outcome, PlanStep, PositionError,
@@ -296,10 +296,45 @@ impl Buried {
         p
     }
 
-    /// Heuristic features (names in [`FEATURES`]), of the [`Buried::preview`] state.
+    /// Heuristic features (names in [`FEATURES`]): `engage` of this state, every other one of
+    /// the [`Buried::preview`] state.
     pub fn feature_values(&self, out: &mut [f64]) {
         let p = self.preview();
         p.raw_features(out);
+        out[14] = self.engage() as f64;
+    }
+
+    /// Enemies the hero can still strike this turn (feature `engage`): those within its
+    /// unused speed plus its attack's reach (bow 1, sword 0), counting a Hidden Tunnels jump
+    /// as one step (Movement; Attack Types). A one-ply player sees the worth of a Move that
+    /// brings a sword within reach before the Attack that needs it. 0 once the game is over.
+    pub fn engage(&self) -> u32 {
+        if self.result != 0 {
+            return 0;
+        }
+        let steps = self.move_left + u8::from(self.hero_card().ranged);
+        let mut seen = bit(self.hero_at);
+        let mut frontier = seen;
+        let [a, b] = self.tunnels;
+        for _ in 0..steps {
+            let mut next = 0;
+            for l in state::locs(frontier) {
+                next |= self.adj[l as usize];
+                if a != state::NONE && b != state::NONE {
+                    if l == a {
+                        next |= bit(b);
+                    } else if l == b {
+                        next |= bit(a);
+                    }
+                }
+            }
+            frontier = next & !seen;
+            if frontier == 0 {
+                break;
+            }
+            seen |= frontier;
+        }
+        (seen & self.enemy_locs()).count_ones()
     }
 
     fn raw_features(&self, out: &mut [f64]) {
@@ -346,8 +381,9 @@ impl Buried {
 /// still in the supply), `monsters` left in the wave (card and map), their `monster_health`,
 /// `monster_threat` (monsters on the map weighted by nearness to the Village Center, 0-1
 /// each), `waves_cleared`, `boss_health` (0 until it is up), `boss_skulls` (skull locations
-/// The Monstrosity can still cover), `lost`, `won`.
-pub const FEATURES: [&str; 14] = [
+/// The Monstrosity can still cover), `lost`, `won`, and `engage` (enemies the hero can still
+/// strike this turn, [`Buried::engage`]; read before the preview).
+pub const FEATURES: [&str; 15] = [
     "health",
     "mana",
     "damage",
@@ -362,6 +398,7 @@ pub const FEATURES: [&str; 14] = [
     "boss_skulls",
     "lost",
     "won",
+    "engage",
 ];
 
 /// Metric names (issue 12): waves cleared, villagers fled (all flights), Boss markers placed,
