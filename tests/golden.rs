@@ -34,6 +34,27 @@ fn check(args: &[&str], golden: &str) {
     }
 }
 
+/// Every line of `tests/golden/MANIFEST` (`<golden file> <sololab arguments...>`; `#`
+/// comments and blank lines skipped): the games' traces, one table for every game.
+#[test]
+fn manifest_traces() {
+    let path = format!("{}/tests/golden/MANIFEST", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut checked = 0;
+    for line in text.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut words = line.split_whitespace();
+        let golden = words.next().unwrap();
+        let args: Vec<&str> = words.collect();
+        assert!(!args.is_empty(), "{path}: no arguments for {golden}");
+        check(&args, golden);
+        checked += 1;
+    }
+    assert!(checked >= 2, "{path} lists {checked} traces");
+}
+
 #[test]
 fn rift_random_seed_7() {
     check(

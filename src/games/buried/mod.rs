@@ -2,8 +2,9 @@
 //! defend a village map of 3×3 cards against four waves of monsters from two camps, then the
 //! boss buried beneath the Village Center.
 //!
-//! - [`state`]: the `Copy` game state ([`Buried`], about 312 bytes counted field by field: two 21-entry path
-//!   bitsets dominate; no heap) and location numbering;
+//! - [`state`]: the `Copy` game state ([`Buried`], 336 bytes, the `state_copy` bench answer:
+//!   two 21-entry path bitsets and the 21 distances to the Village Center dominate; no heap)
+//!   and location numbering;
 //! - [`rules`]: the map's paths, waves, the enemies' turn, placing villagers and the actions;
 //! - [`actions`]: the player's decisions and the documented action space;
 //! - [`position`]: the text position format and the village as text;
@@ -21,7 +22,7 @@ pub use actions::BuriedAction;
 pub use state::Buried;
 
 use content::Content;
-use state::{CENTER, GONE, NLOC, bit};
+use state::{GONE, NLOC, bit};
 
 use crate::game::{
     Axis, AxisKind, AxisValue, Game, GameRng, NoTrace, Outcome, PlanStep, PositionError,
@@ -200,7 +201,7 @@ impl Buried {
     /// every draw comes from `rng`.
     pub fn setup(s: &BuriedSetup, rng: &mut GameRng) -> Buried {
         let c = s.content;
-        let mut b = position::blank(c);
+        let mut b = position::blank_unbuilt(c);
         // The village map: the 8 cards shuffled around the Village Center, random sides, then
         // the two Hidden Tunnels cards moved opposite each other.
         let mut cards: [u8; 8] = [0, 1, 2, 3, 4, 5, 6, 7];
@@ -295,14 +296,49 @@ impl Buried {
         p
     }
 
-    /// Heuristic features (names in [`FEATURES`]), of the [`Buried::preview`] state.
+    /// Heuristic features (names in [`FEATURES`]): `engage` of this state, every other one of
+    /// the [`Buried::preview`] state.
     pub fn feature_values(&self, out: &mut [f64]) {
         let p = self.preview();
         p.raw_features(out);
+        out[14] = self.engage() as f64;
+    }
+
+    /// Enemies the hero can still strike this turn (feature `engage`): those within its
+    /// unused speed plus its attack's reach (bow 1, sword 0), counting a Hidden Tunnels jump
+    /// as one step (Movement; Attack Types). A one-ply player sees the worth of a Move that
+    /// brings a sword within reach before the Attack that needs it. 0 once the game is over.
+    pub fn engage(&self) -> u32 {
+        if self.result != 0 {
+            return 0;
+        }
+        let steps = self.move_left + u8::from(self.hero_card().ranged);
+        let mut seen = bit(self.hero_at);
+        let mut frontier = seen;
+        let [a, b] = self.tunnels;
+        for _ in 0..steps {
+            let mut next = 0;
+            for l in state::locs(frontier) {
+                next |= self.adj[l as usize];
+                if a != state::NONE && b != state::NONE {
+                    if l == a {
+                        next |= bit(b);
+                    } else if l == b {
+                        next |= bit(a);
+                    }
+                }
+            }
+            frontier = next & !seen;
+            if frontier == 0 {
+                break;
+            }
+            seen |= frontier;
+        }
+        (seen & self.enemy_locs()).count_ones()
     }
 
     fn raw_features(&self, out: &mut [f64]) {
-        let dist = rules::distances(&self.enemy_adj, bit(CENTER), 0);
+        let dist = &self.center_dist;
         out[0] = self.stats[0] as f64;
         out[1] = self.stats[1] as f64;
         out[2] = self.stats[2] as f64;
@@ -345,8 +381,9 @@ impl Buried {
 /// still in the supply), `monsters` left in the wave (card and map), their `monster_health`,
 /// `monster_threat` (monsters on the map weighted by nearness to the Village Center, 0-1
 /// each), `waves_cleared`, `boss_health` (0 until it is up), `boss_skulls` (skull locations
-/// The Monstrosity can still cover), `lost`, `won`.
-pub const FEATURES: [&str; 14] = [
+/// The Monstrosity can still cover), `lost`, `won`, and `engage` (enemies the hero can still
+/// strike this turn, [`Buried::engage`]; read before the preview).
+pub const FEATURES: [&str; 15] = [
     "health",
     "mana",
     "damage",
@@ -361,6 +398,7 @@ pub const FEATURES: [&str; 14] = [
     "boss_skulls",
     "lost",
     "won",
+    "engage",
 ];
 
 /// Metric names (issue 12): waves cleared, villagers fled (all flights), Boss markers placed,

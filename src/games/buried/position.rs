@@ -221,13 +221,23 @@ pub fn write(b: &Buried) -> String {
 
 /// The default state a position starts from (see the module docs).
 pub fn blank(c: &'static Content) -> Buried {
+    let mut b = blank_unbuilt(c);
+    b.build_map();
+    b
+}
+
+/// [`blank`] before its map is built (`adj`, `enemy_adj`, `xy`, `skulls`, `tunnels` and
+/// `center_dist` empty): for a caller that lays out `grid` and `flipped` and then calls
+/// [`Buried::build_map`] itself.
+pub fn blank_unbuilt(c: &'static Content) -> Buried {
     let hero = c.hero(0);
-    let mut b = Buried {
+    Buried {
         content: super::state::ContentRef(c),
         grid: [0, 1, 2, 3, 255, 4, 5, 6, 7],
         flipped: 0,
         adj: [0; NLOC],
         enemy_adj: [0; NLOC],
+        center_dist: [u8::MAX; NLOC],
         xy: [0; NLOC],
         skulls: 0,
         tunnels: [NONE; 2],
@@ -275,9 +285,7 @@ pub fn blank(c: &'static Content) -> Buried {
             killed: 0,
         },
         tally: Tally::default(),
-    };
-    b.build_map();
-    b
+    }
 }
 
 struct Line<'a> {

@@ -2,7 +2,7 @@
 //! deploy, attack, the boss), placing villagers and the four actions, the end of a turn and of
 //! a wave, and the outcome. Section names refer to `../shared/rules/buried-beneath.txt`.
 
-use super::content::{AttackSkill, MoveSkill, STAT_MAX, SkillKind, Stat};
+use super::content::{AttackSkill, MoveSkill, Place, STAT_MAX, SkillKind, Stat, VillageSide};
 use super::state::{
     BOSS, Buried, CENTER, DICE, FIRST_SLOT, GONE, MARKERS, MAX_TURNS, NLOC, NONE, ON_CARD, Phase,
     SECOND_SLOT, SLOTS, Stage, WaveStart, bit, cause, locs,
@@ -87,52 +87,78 @@ impl Buried {
         for (i, (x, y)) in [(3u8, 3u8), (5, 3), (3, 5), (5, 5)].into_iter().enumerate() {
             self.xy[i + 1] = x | y << 4;
         }
-        for p in 0..9u8 {
-            if p == 4 {
-                continue;
+        let mark = |l: u8, pl: &Place, skulls: &mut u32, tunnels: &mut [u8; 2]| {
+            if pl.skull {
+                *skulls |= bit(l);
             }
-            let side = &self.content.0.villages[self.grid[p as usize] as usize].sides
-                [(self.flipped >> p & 1) as usize];
+            if pl.tunnel {
+                let k = usize::from(tunnels[0] != NONE);
+                tunnels[k] = l;
+            }
+        };
+        let centre = &self.content.0.center.sides[(self.flipped >> 4 & 1) as usize];
+        for (i, pl) in centre.corners.iter().enumerate() {
+            mark(i as u8 + 1, pl, &mut self.skulls, &mut self.tunnels);
+        }
+        let sides = self.card_sides();
+        for p in 0..9u8 {
+            let Some(side) = sides[p as usize] else {
+                continue;
+            };
             let l0 = first_loc(p);
             if side.inner {
                 link(&mut adj, l0, l0 + 1);
             }
             for i in 0..2u8 {
-                let at = side.places[i as usize].at;
+                let pl = &side.places[i as usize];
+                let at = pl.at;
                 self.xy[(l0 + i) as usize] = (p % 3 * 3 + at.0) | (p / 3 * 3 + at.1) << 4;
+                mark(l0 + i, pl, &mut self.skulls, &mut self.tunnels);
             }
         }
-        for l in 0..NLOC as u8 {
-            if let Some(pl) = self.place(l) {
-                if pl.skull {
-                    self.skulls |= bit(l);
-                }
-                if pl.tunnel {
-                    let k = usize::from(self.tunnels[0] != NONE);
-                    self.tunnels[k] = l;
-                }
-            }
-        }
-        for (a, b) in self.cross_links().into_iter().flatten() {
+        for (a, b) in Self::links_of(&sides).into_iter().flatten() {
             link(&mut adj, a, b);
         }
         self.adj = adj;
         self.wall_paths();
     }
 
+    /// The side showing of the village card at each grid position (`None` at position 4, the
+    /// Village Center).
+    fn card_sides(&self) -> [Option<&'static VillageSide>; 9] {
+        let c: &'static super::content::Content = self.content.0;
+        let mut out = [None; 9];
+        for (p, o) in out.iter_mut().enumerate() {
+            if p != 4 {
+                *o = Some(&c.villages[self.grid[p] as usize].sides[(self.flipped >> p & 1) as usize]);
+            }
+        }
+        out
+    }
+
     /// The paths across card edges (up to 24, one per edge half), each as its two locations;
     /// the same pair may appear twice (both halves of an edge joining the same places).
     pub fn cross_links(&self) -> [Option<(u8, u8)>; 24] {
+        Self::links_of(&self.card_sides())
+    }
+
+    /// [`Buried::cross_links`] for the card sides at each grid position.
+    fn links_of(sides: &[Option<&'static VillageSide>; 9]) -> [Option<(u8, u8)>; 24] {
+        // The location on grid position `p` that owns half `h` of edge `e` (N, E, S, W).
+        let edge = |p: u8, e: usize, h: usize| match sides[p as usize] {
+            None => CENTER_EDGES[e][h],
+            Some(side) => first_loc(p) + side.edges[e][h],
+        };
         let mut out = [None; 24];
         let mut n = 0;
         for p in 0..9u8 {
             for h in 0..2 {
                 if p % 3 != 2 {
-                    out[n] = Some((edge_loc(self, p, 1, h), edge_loc(self, p + 1, 3, h)));
+                    out[n] = Some((edge(p, 1, h), edge(p + 1, 3, h)));
                     n += 1;
                 }
                 if p < 6 {
-                    out[n] = Some((edge_loc(self, p, 2, h), edge_loc(self, p + 3, 0, h)));
+                    out[n] = Some((edge(p, 2, h), edge(p + 3, 0, h)));
                     n += 1;
                 }
             }
@@ -164,6 +190,7 @@ impl Buried {
             self.enemy_adj[a as usize] &= !bit(b);
             self.enemy_adj[b as usize] &= !bit(a);
         }
+        self.center_dist = distances(&self.enemy_adj, bit(CENTER), 0);
     }
 
     /// The location where camp `c`'s deployment path meets the village: the card beside its
@@ -208,21 +235,31 @@ impl Buried {
     /// paths), keeping sideways steps when there are any ("left or right before up or down").
     /// More than one location left is the player's decision (Enemies Move).
     fn step_choices(&self, from: u8, goal: u32, blocked: u32) -> u32 {
-        let dist = distances(&self.enemy_adj, goal, blocked);
-        let mut best = u8::MAX;
-        let mut set = 0;
-        for n in locs(self.enemy_adj[from as usize] & !blocked) {
-            let d = dist[n as usize];
-            if d < best {
-                best = d;
-                set = bit(n);
-            } else if d == best && d != u8::MAX {
-                set |= bit(n);
-            }
-        }
-        if best == u8::MAX {
+        // Breadth-first from the goal, one layer (a bitset) at a time, never entering a
+        // blocked location; the first layer that touches `from`'s open neighbours holds the
+        // shortest steps (the same sets as comparing [`distances`], without the full map).
+        let open = self.enemy_adj[from as usize] & !blocked;
+        if open == 0 {
             return 0;
         }
+        let mut reached = goal;
+        let mut frontier = goal;
+        let set = loop {
+            let hit = frontier & open;
+            if hit != 0 {
+                break hit;
+            }
+            let mut next = 0;
+            for l in locs(frontier) {
+                next |= self.enemy_adj[l as usize];
+            }
+            next &= !reached & !blocked;
+            if next == 0 {
+                return 0;
+            }
+            reached |= next;
+            frontier = next;
+        };
         let side = locs(set)
             .filter(|&n| self.sideways(from, n))
             .fold(0, |m, n| m | bit(n));
@@ -546,7 +583,7 @@ impl Buried {
     /// Begins the enemies' turn: the monster type nearest the Village Center moves first (the
     /// first drawn colour on a tie; CONTENT.md, "Closest type").
     pub fn start_enemy_turn<T: Tracer>(&mut self, rng: &mut GameRng, trace: &mut T) {
-        let dist = distances(&self.enemy_adj, bit(CENTER), 0);
+        let dist = &self.center_dist;
         let near = |c: usize| {
             (0..6)
                 .map(|k| self.die_at[c * 6 + k])
@@ -661,14 +698,19 @@ impl Buried {
     /// The next monster to move: of the type moving now, the one nearest the Village Center
     /// (lowest die on a tie; CONTENT.md, "Order within a type"), then the other type.
     fn next_mover(&self) -> Option<usize> {
-        let dist = distances(&self.enemy_adj, bit(CENTER), 0);
+        let dist = &self.center_dist;
         for k in 0..2 {
             let c = (self.first_colour as usize + k) % 2;
-            let best = (c * 6..c * 6 + 6)
-                .filter(|&d| self.done_mask & (1 << d) == 0 && (self.die_at[d] as usize) < NLOC)
-                .min_by_key(|&d| (dist[self.die_at[d] as usize], d));
-            if best.is_some() {
-                return best;
+            // Key: distance, then die number (one integer, so the loop stays in registers).
+            let mut best = u32::MAX;
+            for d in c * 6..c * 6 + 6 {
+                let at = self.die_at[d] as usize;
+                if self.done_mask & (1 << d) == 0 && at < NLOC {
+                    best = best.min(u32::from(dist[at]) << 8 | d as u32);
+                }
+            }
+            if best != u32::MAX {
+                return Some((best & 0xff) as usize);
             }
         }
         None

@@ -187,6 +187,10 @@ pub struct Buried {
     pub adj: [u32; NLOC],
     /// `adj` without the path the Force Wall blocks (what enemies may use).
     pub enemy_adj: [u32; NLOC],
+    /// Steps from each location to the Village Center over `enemy_adj`, ignoring monsters
+    /// (`u8::MAX` unreachable; derived from `enemy_adj` by [`Buried::wall_paths`], so the
+    /// enemies' turn does not search the map again for every mover).
+    pub center_dist: [u8; NLOC],
     /// Each location's point on a 9×9 grid: `x | y << 4` (for "left or right before up or down").
     pub xy: [u8; NLOC],
     /// Locations showing a skull.
