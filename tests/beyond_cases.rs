@@ -87,6 +87,38 @@ fn name(s: &str) -> AxisValue {
     AxisValue::Name(s.to_string())
 }
 
+/// The position lines of hero `i` (1-based) named `name` with `points`, its deck (bottom first)
+/// and hand as position lists (`-` for none); board side 0, no items.
+fn hero(i: u8, name: &str, points: u8, deck: &str, hand: &str) -> String {
+    format!(
+        "hero {i} name={name} side=0 points={points} known=0 items=-,-,-,-,-\nhero {i} deck {deck}\nhero {i} hand {hand}\n"
+    )
+}
+
+/// Plays an `Attack` (asserting it is legal).
+fn attack(b: &mut Beyond, t: &mut VecTrace, hero: u8, card: u8, opt: u8, target: u8) {
+    play(
+        b,
+        A::Attack {
+            hero,
+            card,
+            opt,
+            target,
+        },
+        t,
+    );
+}
+
+/// Plays an `AddCard` (asserting it is legal).
+fn add(b: &mut Beyond, t: &mut VecTrace, hero: u8, card: u8, opt: u8) {
+    play(b, A::AddCard { hero, card, opt }, t);
+}
+
+/// Plays a `Defend` (asserting it is legal).
+fn defend(b: &mut Beyond, t: &mut VecTrace, hero: u8, card: u8, opt: u8) {
+    play(b, A::Defend { hero, card, opt }, t);
+}
+
 // ---------------------------------------------------------------------------------------------
 // BR1 — numbers by hero count
 
@@ -128,26 +160,9 @@ fn br2_attack_above_defense_plus_response_hits_for_the_damage_value() {
     let mut b = br2_state("Longsword_Slash,Longsword_Slash", "-", &[(1, 2)]);
     let ls = card("Longsword Slash");
     let mut t = VecTrace::default();
-    play(
-        &mut b,
-        A::Attack {
-            hero: 0,
-            card: ls,
-            opt: 0,
-            target: 0,
-        },
-        &mut t,
-    );
+    attack(&mut b, &mut t, 0, ls, 0, 0);
     assert_eq!(b.heroes[0].points, 3, "primary cost 2");
-    play(
-        &mut b,
-        A::AddCard {
-            hero: 0,
-            card: ls,
-            opt: 0,
-        },
-        &mut t,
-    );
+    add(&mut b, &mut t, 0, ls, 0);
     assert_eq!(b.heroes[0].points, 2, "secondary cost 1");
     play(&mut b, A::ResolveAttack, &mut t);
     assert!(
@@ -174,25 +189,8 @@ fn br2_a_tie_fails_and_attachments_offset_the_defense() {
     // 3 + 2 = 5 against 2 + 3 = 5: a tie goes against the attacker.
     let mut b = br2_state("Longsword_Slash,Shield_Bash", "-", &[(1, 3)]);
     let mut t = VecTrace::default();
-    play(
-        &mut b,
-        A::Attack {
-            hero: 0,
-            card: ls,
-            opt: 0,
-            target: 0,
-        },
-        &mut t,
-    );
-    play(
-        &mut b,
-        A::AddCard {
-            hero: 0,
-            card: sb,
-            opt: 0,
-        },
-        &mut t,
-    );
+    attack(&mut b, &mut t, 0, ls, 0, 0);
+    add(&mut b, &mut t, 0, sb, 0);
     play(&mut b, A::ResolveAttack, &mut t);
     assert!(
         traced(
@@ -206,25 +204,8 @@ fn br2_a_tie_fails_and_attachments_offset_the_defense() {
     // A Bruise (defense -1) attached: 5 against 1 + 3 = 4 hits.
     let mut b = br2_state("Longsword_Slash,Shield_Bash", "Wound:_Bruise", &[(1, 3)]);
     let mut t = VecTrace::default();
-    play(
-        &mut b,
-        A::Attack {
-            hero: 0,
-            card: ls,
-            opt: 0,
-            target: 0,
-        },
-        &mut t,
-    );
-    play(
-        &mut b,
-        A::AddCard {
-            hero: 0,
-            card: sb,
-            opt: 0,
-        },
-        &mut t,
-    );
+    attack(&mut b, &mut t, 0, ls, 0, 0);
+    add(&mut b, &mut t, 0, sb, 0);
     play(&mut b, A::ResolveAttack, &mut t);
     assert!(traced(&t, "defense 1 + response 3 = 4: hit"), "{:?}", t.0);
     // Health 2 - 1 (Bruise) - 1 (new wound) = 0: dead, attachments to the Wound discard.
@@ -251,25 +232,8 @@ fn br2_cards_without_the_needed_cost_and_response_symbols() {
     // are drawn after all cards, then the defense's card.
     let mut b = body("Arcane_Bolt,Fire_Spell", &[(2, 1), (2, 2), (1, 0)]);
     let mut t = VecTrace::default();
-    play(
-        &mut b,
-        A::Attack {
-            hero: 0,
-            card: bolt,
-            opt: 0,
-            target: 0,
-        },
-        &mut t,
-    );
-    play(
-        &mut b,
-        A::AddCard {
-            hero: 0,
-            card: fire,
-            opt: 0,
-        },
-        &mut t,
-    );
+    attack(&mut b, &mut t, 0, bolt, 0, 0);
+    add(&mut b, &mut t, 0, fire, 0);
     assert_eq!(b.heroes[0].points, 6 - 2 - 1);
     play(&mut b, A::ResolveAttack, &mut t);
     assert!(
@@ -294,16 +258,7 @@ fn br2_aiding_pays_the_primary_cost_and_needs_range() {
         responses(&[(1, 0)])
     ));
     let mut t = VecTrace::default();
-    play(
-        &mut b,
-        A::Attack {
-            hero: 0,
-            card: ls,
-            opt: 0,
-            target: 0,
-        },
-        &mut t,
-    );
+    attack(&mut b, &mut t, 0, ls, 0, 0);
     let l = legal(&b);
     assert!(
         l.contains(&A::AddCard {
@@ -321,15 +276,7 @@ fn br2_aiding_pays_the_primary_cost_and_needs_range() {
         }),
         "range 1 cannot reach"
     );
-    play(
-        &mut b,
-        A::AddCard {
-            hero: 1,
-            card: knife,
-            opt: 0,
-        },
-        &mut t,
-    );
+    add(&mut b, &mut t, 1, knife, 0);
     assert_eq!(
         b.heroes[1].points, 3,
         "aiding pays the Primary cost (2), not the Secondary (1)"
@@ -369,15 +316,7 @@ fn br3_defense_committed_before_the_response_card_and_wounds_go_to_the_hand() {
                 opt: 0
             })
     );
-    play(
-        &mut b,
-        A::Defend {
-            hero: 0,
-            card: pg,
-            opt: 0,
-        },
-        &mut t,
-    );
+    defend(&mut b, &mut t, 0, pg, 0);
     play(&mut b, A::DefendPoints, &mut t);
     assert_eq!(b.heroes[0].points, 2, "defense rate 1 point per +1");
     play(&mut b, A::TakeAttack, &mut t);
@@ -403,15 +342,7 @@ fn br3_a_tie_blocks_the_enemy_attack() {
     let mut b = br3_state(3, &[(1, 0), (1, 0)]);
     let mut t = VecTrace::default();
     play(&mut b, A::EndPhase, &mut t);
-    play(
-        &mut b,
-        A::Defend {
-            hero: 0,
-            card: pg,
-            opt: 0,
-        },
-        &mut t,
-    );
+    defend(&mut b, &mut t, 0, pg, 0);
     play(&mut b, A::DefendPoints, &mut t);
     play(&mut b, A::TakeAttack, &mut t);
     assert!(
@@ -554,16 +485,7 @@ fn br5_no_fatigue_left_gives_a_wound_to_a_hero_and_nothing_to_an_enemy() {
         responses(&[(1, 0)])
     ));
     let mut t = VecTrace::default();
-    play(
-        &mut b,
-        A::Attack {
-            hero: 0,
-            card: hex,
-            opt: 0,
-            target: 0,
-        },
-        &mut t,
-    );
+    attack(&mut b, &mut t, 0, hex, 0, 0);
     play(&mut b, A::ResolveAttack, &mut t);
     assert!(traced(&t, "hit"), "{:?}", t.0);
     assert_eq!(
@@ -615,34 +537,9 @@ fn br6_an_attack_with_wounds_never_drops_below_one() {
         responses(&[(1, 0)])
     ));
     let mut t = VecTrace::default();
-    play(
-        &mut b,
-        A::Attack {
-            hero: 0,
-            card: bomb,
-            opt: 0,
-            target: 0,
-        },
-        &mut t,
-    );
-    play(
-        &mut b,
-        A::AddCard {
-            hero: 0,
-            card: card("Fatigue: Slow"),
-            opt: 0,
-        },
-        &mut t,
-    );
-    play(
-        &mut b,
-        A::AddCard {
-            hero: 0,
-            card: card("Wound: Gash"),
-            opt: 0,
-        },
-        &mut t,
-    );
+    attack(&mut b, &mut t, 0, bomb, 0, 0);
+    add(&mut b, &mut t, 0, card("Fatigue: Slow"), 0);
+    add(&mut b, &mut t, 0, card("Wound: Gash"), 0);
     play(&mut b, A::ResolveAttack, &mut t);
     assert!(
         traced(
@@ -1162,4 +1059,255 @@ fn every_option_of_every_card_is_a_known_action_type() {
         (fire.act, fire.primary, fire.secondary),
         (ActType::Attack, None, Some(1))
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rules without a numbered case: doors and portcullises, allies taking hits, poison, summon,
+// the quest phase's spawns by threat, empty decks.
+
+const SEVEN_RALLY: &str = "Rally,Rally,Rally,Rally,Rally,Rally,Rally";
+
+#[test]
+fn doors_open_only_above_their_value_plus_a_response_card() {
+    // Side Door: value 4 with one hero. Each attempt draws a Response card (value 2 here).
+    let door_state = |points: u8| {
+        pos(&format!(
+            "{}{}terrain_deck Rubble\nwound_deck Wound:_Gash\n{}",
+            game(1, ""),
+            hero(1, "Bastian", points, SEVEN_RALLY, "Rally"),
+            responses(&[(1, 2), (1, 2)])
+        ))
+    };
+    let open = |points: u8| A::OpenTerrain {
+        hero: 0,
+        terrain: 0,
+        points,
+    };
+    let mut b = door_state(12);
+    let l = legal(&b);
+    // Offered: 5 (above the value) up to 4 + 1 + the largest Response value.
+    assert!(!l.contains(&open(4)), "never above the value: not offered");
+    assert!(l.contains(&open(5)) && l.contains(&open(7)));
+    let mut t = VecTrace::default();
+    play(&mut b, open(6), &mut t);
+    assert_eq!(b.terrain.len(), 1, "6 against 4 + 2: a tie fails");
+    assert_eq!(b.heroes[0].points, 6, "the points are spent anyway");
+    assert!(traced(&t, "failed (a tie fails)"), "{:?}", t.0);
+    let mut b = door_state(12);
+    play(&mut b, open(7), &mut t);
+    assert!(b.terrain.is_empty(), "7 against 4 + 2 opens the door");
+    assert_eq!(b.response_discard.len(), 1, "one Response card per attempt");
+}
+
+#[test]
+fn terrain_needs_no_enemy_in_the_area_or_range_two_and_obstacles_take_no_attack() {
+    let ls = card("Longsword Slash");
+    let state = |enemy_area: &str, terrain: &str| {
+        pos(&format!(
+            "{}terrain {terrain}\n{}enemy 1 kind=Guard area={enemy_area} seq=0 attach=-\nwound_deck Wound:_Gash\n",
+            game(1, ""),
+            hero(1, "Bastian", 9, SEVEN_RALLY, "Longsword_Slash"),
+        ))
+    };
+    let on_door = A::Attack {
+        hero: 0,
+        card: ls,
+        opt: 0,
+        target: sololab::games::beyond::state::TERRAIN_TARGET,
+    };
+    let l = legal(&state("quest", "Side_Door"));
+    assert!(l.contains(&on_door), "unengaged: range 1 reaches the door");
+    assert!(l.iter().any(|a| matches!(a, A::OpenTerrain { .. })));
+    let l = legal(&state("1", "Side_Door"));
+    assert!(!l.contains(&on_door), "engaged: the door is out of range 1");
+    assert!(
+        !l.iter().any(|a| matches!(a, A::OpenTerrain { .. })),
+        "engaged heroes do not interact with terrain"
+    );
+    let l = legal(&state("quest", "Portcullis"));
+    assert!(l.contains(&on_door), "a portcullis may be attacked");
+    let l = legal(&state("quest", "Rubble"));
+    assert!(!l.contains(&on_door), "an obstacle may not be attacked");
+    assert!(l.iter().any(|a| matches!(a, A::OpenTerrain { .. })));
+}
+
+#[test]
+fn an_attack_on_a_door_beats_its_defense_plus_a_response_card() {
+    let ls = card("Longsword Slash");
+    // Side Door defense 3 with one hero; two Longsword Slashes (the second for its Secondary
+    // cost): attack 6.
+    for (resp_value, opened) in [(2u8, true), (3, false)] {
+        let mut b = pos(&format!(
+            "{}{}terrain_deck Rubble\nwound_deck Wound:_Gash\n{}",
+            game(1, ""),
+            hero(
+                1,
+                "Bastian",
+                5,
+                SEVEN_RALLY,
+                "Longsword_Slash,Longsword_Slash"
+            ),
+            responses(&[(1, resp_value)])
+        ));
+        let mut t = VecTrace::default();
+        let door = sololab::games::beyond::state::TERRAIN_TARGET;
+        attack(&mut b, &mut t, 0, ls, 0, door);
+        let add = A::AddCard {
+            hero: 0,
+            card: ls,
+            opt: 0,
+        };
+        play(&mut b, add, &mut t);
+        assert_eq!(b.heroes[0].points, 2, "Primary 2 + Secondary 1");
+        play(&mut b, A::ResolveAttack, &mut t);
+        assert_eq!(
+            b.terrain.is_empty(),
+            opened,
+            "6 against 3 + {resp_value}: {:?}",
+            t.0
+        );
+    }
+}
+
+/// One hero with an ally (`Wolf Companion`: defense 1, health 3, or `Guardian Spirit`:
+/// defense 2, health 2) and an engaged `enemy`; the Response cards `draws`.
+fn ally_state(ally: &str, enemy: &str, draws: &[(u8, u8)]) -> Beyond {
+    pos(&format!(
+        "{}{}hero 1 persist 1 card={ally} owner=1 opt=1 uses=0 attach=-\nenemy 1 kind={enemy} area=1 seq=0 attach=-\nwound_deck Wound:_Gash,Wound:_Gash\nfatigue_deck Fatigue:_Weary\n{}",
+        game(1, ""),
+        hero(1, "Bastian", 0, "Plate_Guard", SEVEN_RALLY),
+        responses(draws)
+    ))
+}
+
+#[test]
+fn an_ally_takes_the_hit_instead_of_the_hero_and_dies_below_one_health() {
+    // Guard, column 1: "attack / engage"; attack 3 + 1 against the Wolf's defense 1: a Wound on
+    // the Wolf (health 3 - 1), nothing in the hero's hand.
+    let mut b = ally_state("Wolf_Companion", "Guard", &[(1, 0), (1, 1)]);
+    let mut t = VecTrace::default();
+    play(&mut b, A::EndPhase, &mut t);
+    assert_eq!(b.pending, Pending::Defend);
+    assert!(legal(&b).contains(&A::AllyTakes { ally: 0 }));
+    play(&mut b, A::AllyTakes { ally: 0 }, &mut t);
+    assert_eq!(b.heroes[0].persist[0].attach.len(), 1, "{:?}", t.0);
+    assert_eq!(b.tally.wounds_taken, 0);
+    assert!(
+        b.heroes[0]
+            .hand
+            .as_slice()
+            .iter()
+            .all(|&c| c == card("Rally"))
+    );
+    // Guardian Spirit (health 2) with a Gash already: the second Wound kills it.
+    let mut b = ally_state("Guardian_Spirit", "Guard", &[(1, 0), (1, 1)]);
+    b.heroes[0].persist[0].attach.push(card("Wound: Gash"));
+    play(&mut b, A::EndPhase, &mut t);
+    play(&mut b, A::AllyTakes { ally: 0 }, &mut t);
+    assert_eq!(
+        b.heroes[0].persist[0].card, NO_CARD,
+        "the ally is discarded"
+    );
+    assert!(traced(&t, "the ally Guardian Spirit is discarded"));
+    // A tie blocks: Acolyte attack 2 + 0 against Guardian Spirit's defense 2.
+    let mut b = ally_state("Guardian_Spirit", "Acolyte", &[(1, 0), (1, 0)]);
+    play(&mut b, A::EndPhase, &mut t);
+    play(&mut b, A::AllyTakes { ally: 0 }, &mut t);
+    assert!(b.heroes[0].persist[0].attach.is_empty(), "a tie blocks");
+}
+
+#[test]
+fn poison_puts_a_known_fatigue_on_top_that_determinization_keeps() {
+    // Acolyte, column 2: "poison". The hand is full (7), so the Draw Phase draws nothing.
+    let weary = card("Fatigue: Weary");
+    let mut b = pos(&format!(
+        "{}{}enemy 1 kind=Acolyte area=quest seq=0 attach=-\nwound_deck Wound:_Gash\nfatigue_deck Fatigue:_Slow,Fatigue:_Weary\n{}",
+        game(1, ""),
+        hero(
+            1,
+            "Bastian",
+            0,
+            "Plate_Guard,Plate_Guard,Longsword_Slash,Rally,Plate_Guard",
+            SEVEN_RALLY
+        ),
+        responses(&[(2, 0)])
+    ));
+    let mut t = VecTrace::default();
+    play(&mut b, A::EndPhase, &mut t);
+    assert!(traced(&t, "Acolyte poisons Bastian"), "{:?}", t.0);
+    assert_eq!(b.heroes[0].deck.len(), 6);
+    assert_eq!(b.heroes[0].deck.as_slice().last(), Some(&weary), "on top");
+    assert_eq!(b.heroes[0].known, 1, "the players know it");
+    for i in 0..40 {
+        let mut d = b;
+        d.determinize(&mut GameRng::seed_from_u64(i));
+        assert_eq!(d.heroes[0].deck.as_slice().last(), Some(&weary), "seed {i}");
+        assert_eq!(
+            sorted(d.heroes[0].deck.as_slice()),
+            sorted(b.heroes[0].deck.as_slice())
+        );
+    }
+}
+
+#[test]
+fn summon_places_the_named_enemy_in_the_summoners_area_and_it_waits_a_phase() {
+    // The Huntmaster, column 3: "summon Orc Warrior / attack"; only enemies in play when the
+    // Enemy Phase began activate.
+    let mut b = pos(&format!(
+        "game scenario=The_Huntmaster's_Trail heroes=1 threat=1 round=1 phase=hero pending=none\n{}enemy 1 kind=Orc_Huntmaster area=quest seq=0 attach=-\nenemy_deck -\nwound_deck Wound:_Gash\n{}",
+        hero(1, "Bastian", 0, "Plate_Guard", SEVEN_RALLY),
+        responses(&[(3, 0)])
+    ));
+    let mut t = VecTrace::default();
+    play(&mut b, A::EndPhase, &mut t);
+    assert!(
+        traced(&t, "Orc Huntmaster summons Orc Warrior into the Quest Area"),
+        "{:?}",
+        t.0
+    );
+    let names: Vec<&str> = (0..12)
+        .filter(|&e| b.enemies[e].alive())
+        .map(|e| b.ename(e))
+        .collect();
+    assert_eq!(names, ["Orc Huntmaster", "Orc Warrior"]);
+    assert_eq!(b.enemies[1].area, QUEST);
+    // The Enemy Deck was empty: the summoned enemy comes from outside it (and the Quest
+    // Phase's spawn found nothing to draw).
+    assert!(b.enemy_deck.is_empty());
+    assert!(
+        !traced(&t, "Orc Warrior activates"),
+        "not eligible this phase"
+    );
+}
+
+#[test]
+fn the_quest_phase_spawns_by_the_threat_row_and_nothing_from_an_empty_deck() {
+    // The tutorial's rows: threat 0 -> 0 enemies, 2 -> 1, 6 -> 2 (one hero).
+    for (threat, deck, spawned) in [
+        (1u8, "Guard,Guard,Guard", 0usize),
+        (2, "Guard,Guard,Guard", 1),
+        (5, "Guard,Guard,Guard", 1),
+        (6, "Guard,Guard,Guard", 2),
+        (6, "Acolyte", 1),
+        (6, "-", 0),
+    ] {
+        let mut b = pos(&format!(
+            "game scenario={TUTORIAL} heroes=1 threat={threat} round=1 phase=hero pending=none\nterrain Side_Door\n{}enemy_deck {deck}\nwound_deck Wound:_Gash\n",
+            hero(1, "Bastian", 0, "Plate_Guard", SEVEN_RALLY),
+        ));
+        let before = b.enemy_deck.len();
+        let mut t = VecTrace::default();
+        play(&mut b, A::EndPhase, &mut t);
+        let alive = b.enemies.iter().filter(|e| e.alive()).count();
+        assert_eq!(alive, spawned, "threat {threat}, deck {deck}: {:?}", t.0);
+        assert_eq!(before - b.enemy_deck.len(), spawned);
+        assert!(
+            b.enemies
+                .iter()
+                .filter(|e| e.alive())
+                .all(|e| e.area == QUEST)
+        );
+        assert_eq!(b.threat, threat + 1, "the next round moved the threat");
+        assert_eq!(b.outcome(), None);
+    }
 }

@@ -19,7 +19,7 @@
 //!   then heroes); side: `Side` standard then alternate.
 
 use super::content::{ActType, CardKind, NO_CARD, TerrainKind, Timing};
-use super::state::{Beyond, MAX_COMMIT, Pending, Phase, TERRAIN_TARGET};
+use super::state::{Beyond, MAX_COMMIT, MAX_ENEMIES, Pending, Phase, TERRAIN_TARGET};
 
 /// One team decision. `Copy`, 5 bytes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -181,6 +181,19 @@ pub enum BeyondAction {
     },
 }
 
+/// Calls `f` once per card id in the 256-bit set `set`, ascending.
+#[inline]
+pub fn for_each_id(set: [u64; 4], mut f: impl FnMut(u8)) {
+    for (w, &word) in set.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            let b = bits.trailing_zeros();
+            bits &= bits - 1;
+            f((w as u32 * 64 + b) as u8);
+        }
+    }
+}
+
 /// The most new actions in one Hero Phase: `10 + 10 × heroes` (CONTENT.md, "Action cap").
 pub const fn action_cap(n_heroes: u8) -> u16 {
     10 + 10 * n_heroes as u16
@@ -195,23 +208,18 @@ impl Beyond {
 
     /// Calls `f` once per distinct card id in `hero`'s hand, ascending.
     #[inline]
-    pub fn distinct_hand(&self, hero: usize, mut f: impl FnMut(u8)) {
-        let hand = self.heroes[hero].hand.as_slice();
+    pub fn distinct_hand(&self, hero: usize, f: impl FnMut(u8)) {
+        for_each_id(self.hand_set(hero), f);
+    }
+
+    /// The set of card ids in `hero`'s hand, as a 256-bit mask (bit `id` of word `id / 64`).
+    #[inline]
+    pub fn hand_set(&self, hero: usize) -> [u64; 4] {
         let mut seen = [0u64; 4];
-        let mut ids = [0u8; 32];
-        let mut n = 0;
-        for &c in hand {
-            let (w, b) = ((c >> 6) as usize, c & 63);
-            if seen[w] & (1 << b) == 0 {
-                seen[w] |= 1 << b;
-                ids[n] = c;
-                n += 1;
-            }
+        for &c in self.heroes[hero].hand.as_slice() {
+            seen[(c >> 6) as usize] |= 1 << (c & 63);
         }
-        ids[..n].sort_unstable();
-        for &c in &ids[..n] {
-            f(c);
-        }
+        seen
     }
 
     /// Whether `hero` may affect enemy slot `e` with a card of range `range` (Range: range 1
@@ -261,8 +269,9 @@ impl Beyond {
                 if self.actions >= action_cap(self.n_heroes) {
                     return;
                 }
+                let cx = self.hero_phase_cx();
                 for h in 0..n {
-                    self.hero_actions(h, out);
+                    self.hero_actions(h, &cx, out);
                 }
             }
             Pending::Attack => {
@@ -461,15 +470,17 @@ impl Beyond {
         }
     }
 
-    fn hero_actions(&self, h: usize, out: &mut Vec<BeyondAction>) {
+    fn hero_actions(&self, h: usize, cx: &HeroPhaseCx, out: &mut Vec<BeyondAction>) {
         let c = self.content;
         let n = self.n_heroes as usize;
         let hs = &self.heroes[h];
         let board = &c.heroes[hs.hero as usize].boards[hs.side as usize];
         let pts = hs.points;
         let hu = h as u8;
+        let hand = self.hand_set(h);
+        let engaged = cx.engaged & (1 << h) != 0;
         // Attacks.
-        self.distinct_hand(h, |card| {
+        for_each_id(hand, |card| {
             let cd = &c.cards[card as usize];
             for (k, o) in cd.opts.iter().enumerate() {
                 if o.act != ActType::Attack {
@@ -479,8 +490,11 @@ impl Beyond {
                 if p > pts {
                     continue;
                 }
-                for (e, en) in self.enemies.iter().enumerate() {
-                    if en.alive() && self.reaches_enemy(h, e, o.range) {
+                let mut alive = cx.alive;
+                while alive != 0 {
+                    let e = alive.trailing_zeros() as usize;
+                    alive &= alive - 1;
+                    if self.reaches_enemy(h, e, o.range) {
                         out.push(BeyondAction::Attack {
                             hero: hu,
                             card,
@@ -489,7 +503,7 @@ impl Beyond {
                         });
                     }
                 }
-                if self.reaches_terrain(h, o.range) {
+                if o.range >= 2 || !engaged {
                     for (t, &tk) in self.terrain.as_slice().iter().enumerate() {
                         if c.terrain[tk as usize].kind != TerrainKind::Obstacle {
                             out.push(BeyondAction::Attack {
@@ -504,7 +518,7 @@ impl Beyond {
             }
         });
         // Points and Special options.
-        self.distinct_hand(h, |card| {
+        for_each_id(hand, |card| {
             let cd = &c.cards[card as usize];
             for (k, o) in cd.opts.iter().enumerate() {
                 if !matches!(o.act, ActType::Points | ActType::Special) || o.cost > pts {
@@ -521,7 +535,7 @@ impl Beyond {
                     if t != h && o.range < 2 {
                         continue;
                     }
-                    if persistent && self.free_persist(t).is_none() {
+                    if persistent && cx.persist_full & (1 << t) != 0 {
                         continue;
                     }
                     out.push(BeyondAction::Play {
@@ -534,7 +548,7 @@ impl Beyond {
             }
         });
         // Wound/Fatigue action-point cards on their own.
-        self.distinct_hand(h, |card| {
+        for_each_id(hand, |card| {
             let m = c.cards[card as usize].mods;
             if self.is_wf(card) && m.points < 0 && pts as i8 >= -m.points {
                 out.push(BeyondAction::WoundPoints { hero: hu, card });
@@ -548,33 +562,39 @@ impl Beyond {
             out.push(BeyondAction::Cycle { hero: hu });
         }
         if pts < c.max_points || board.discard_points == 0 {
-            self.distinct_hand(h, |card| {
+            for_each_id(hand, |card| {
                 if !self.is_wf(card) {
                     out.push(BeyondAction::DiscardForPoints { hero: hu, card });
                 }
             });
         }
-        for (e, en) in self.enemies.iter().enumerate() {
-            if en.alive() && en.area != hu && self.engage_cost(e) <= pts {
+        let mut alive = cx.alive;
+        while alive != 0 {
+            let e = alive.trailing_zeros() as usize;
+            alive &= alive - 1;
+            if self.enemies[e].area != hu && cx.engage_cost[e] <= pts {
                 out.push(BeyondAction::Engage {
                     hero: hu,
                     enemy: e as u8,
                 });
             }
         }
-        for (e, en) in self.enemies.iter().enumerate() {
-            if en.alive() && en.area == hu && self.engage_cost(e) <= pts {
+        let mut alive = cx.alive;
+        while alive != 0 {
+            let e = alive.trailing_zeros() as usize;
+            alive &= alive - 1;
+            if self.enemies[e].area == hu && cx.engage_cost[e] <= pts {
                 out.push(BeyondAction::Disengage {
                     hero: hu,
                     enemy: e as u8,
                 });
             }
         }
-        if !self.engaged(h) {
+        if !engaged {
             // Amounts that can never open (at most the value) or that spend more than any
             // Response card could need are dominated and not offered (CONTENT.md, "Spending on
             // terrain").
-            let max_resp = c.response.iter().map(|r| r.value).max().unwrap_or(0);
+            let max_resp = cx.max_resp;
             for (t, &tk) in self.terrain.as_slice().iter().enumerate() {
                 let value = self.per(c.terrain[tk as usize].points);
                 for p in value.saturating_add(1)..=pts.min(value.saturating_add(1 + max_resp)) {
@@ -601,9 +621,55 @@ impl Beyond {
         if let Some(a) = &c.scenarios[self.scenario as usize].action
             && a.cost <= pts
             && !(a.once_per_round && self.scenario_action_used)
-            && !(a.unengaged && self.engaged(h))
+            && !(a.unengaged && engaged)
         {
             out.push(BeyondAction::ScenarioAction { hero: hu });
         }
     }
+
+    /// What every hero's Hero Phase actions share, computed once per legal list.
+    fn hero_phase_cx(&self) -> HeroPhaseCx {
+        let mut cx = HeroPhaseCx {
+            alive: 0,
+            engaged: 0,
+            persist_full: 0,
+            engage_cost: [0; MAX_ENEMIES],
+            max_resp: 0,
+        };
+        for (e, en) in self.enemies.iter().enumerate() {
+            if en.alive() {
+                cx.alive |= 1 << e;
+                cx.engage_cost[e] = self.engage_cost(e);
+                if (en.area as usize) < 4 {
+                    cx.engaged |= 1 << en.area;
+                }
+            }
+        }
+        for h in 0..self.n_heroes as usize {
+            if self.free_persist(h).is_none() {
+                cx.persist_full |= 1 << h;
+            }
+        }
+        if cx.engaged != (1u8 << self.n_heroes) - 1 && !self.terrain.is_empty() {
+            cx.max_resp = self
+                .content
+                .response
+                .iter()
+                .map(|r| r.value)
+                .max()
+                .unwrap_or(0);
+        }
+        cx
+    }
+}
+
+/// The shared part of the Hero Phase's legal list: alive enemy slots and heroes with an enemy
+/// in their area (bit masks), heroes without a free persistent slot, engagement costs, the
+/// largest Response value.
+struct HeroPhaseCx {
+    alive: u16,
+    engaged: u8,
+    persist_full: u8,
+    engage_cost: [u8; MAX_ENEMIES],
+    max_resp: u8,
 }

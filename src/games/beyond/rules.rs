@@ -135,7 +135,13 @@ impl Beyond {
     /// The engagement cost of the enemy in slot `e`.
     #[inline]
     pub fn engage_cost(&self, e: usize) -> u8 {
-        self.enemy_stats(e).engage
+        // The engage part of `enemy_stats` alone (the hot path of the legal list).
+        let en = &self.enemies[e];
+        let mut v = self.content.enemies[en.kind as usize].engage as i16;
+        for &c in en.attach.as_slice() {
+            v += self.content.cards[c as usize].mods.e_engage as i16;
+        }
+        clamp0(v)
     }
 
     /// Stats of the ally in hero `h`'s persistent slot `i`.
@@ -1383,10 +1389,17 @@ impl Beyond {
     /// The heroes tied for the top of the target priority (bit mask), if more than one.
     pub fn top_tie(&self) -> Option<u8> {
         let n = self.n_heroes as usize;
-        let best = (0..n).map(|h| self.priority_key(h)).min()?;
+        let keys: [(u8, u8, i8); 4] = std::array::from_fn(|h| {
+            if h < n {
+                self.priority_key(h)
+            } else {
+                (255, 255, 0)
+            }
+        });
+        let best = *keys[..n].iter().min()?;
         let mut mask = 0u8;
-        for h in 0..n {
-            if self.priority_key(h) == best {
+        for (h, k) in keys[..n].iter().enumerate() {
+            if *k == best {
                 mask |= 1 << h;
             }
         }
