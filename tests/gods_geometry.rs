@@ -1,5 +1,5 @@
 //! Property tests (proptest) of the Gods' tabletop geometry: line of sight is symmetric on
-//! random segments and shapes, and a walk never goes further than allowed nor ends inside an
+//! random segments and shapes (rectangles, circles, convex polygons), and a walk never goes further than allowed nor ends inside an
 //! obstacle.
 
 use proptest::prelude::*;
@@ -19,6 +19,28 @@ fn shape() -> impl Strategy<Value = Shape> {
             c: Pt::new(x, y),
             r
         }),
+        // Convex polygons: 3 to 8 corners on a circle at increasing angles.
+        (
+            0.0f32..30.0,
+            0.0f32..30.0,
+            0.2f32..4.0,
+            prop::collection::vec(0.05f32..1.0, 3..=8)
+        )
+            .prop_map(|(x, y, r, steps)| {
+                let total: f32 = steps.iter().sum();
+                let mut angle = 0.0f32;
+                let corners: Vec<Pt> = steps
+                    .iter()
+                    .map(|s| {
+                        angle += s / total * std::f32::consts::TAU * 0.999;
+                        Pt::new(x + r * angle.cos(), y + r * angle.sin())
+                    })
+                    .collect();
+                Shape::convex(&corners).unwrap_or(Shape::Circle {
+                    c: Pt::new(x, y),
+                    r,
+                })
+            }),
     ]
 }
 

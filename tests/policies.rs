@@ -518,8 +518,10 @@ fn shipped_strategies_load_from_any_directory_and_build_for_race() {
     let shipped = [
         "greedy",
         "mcts-1000",
+        "mcts-1000-gods",
         "mcts-200",
         "mcts-200-clairvoyant",
+        "mcts-200-gods",
         "mcts-3000",
         "mcts-beyond",
         "mcts-beyond-cheat",
@@ -571,8 +573,10 @@ fn a_file_in_the_directory_overrides_the_shipped_strategy() {
         [
             "greedy",
             "mcts-1000",
+            "mcts-1000-gods",
             "mcts-200",
             "mcts-200-clairvoyant",
+            "mcts-200-gods",
             "mcts-3000",
             "mcts-beyond",
             "mcts-beyond-cheat",

@@ -121,10 +121,18 @@ pub struct Strategy {
 const SHIPPED: &[(&str, &str)] = &[
     ("greedy", include_str!("../../strategies/greedy.toml")),
     ("mcts-1000", include_str!("../../strategies/mcts-1000.toml")),
+    (
+        "mcts-1000-gods",
+        include_str!("../../strategies/mcts-1000-gods.toml"),
+    ),
     ("mcts-200", include_str!("../../strategies/mcts-200.toml")),
     (
         "mcts-200-clairvoyant",
         include_str!("../../strategies/mcts-200-clairvoyant.toml"),
+    ),
+    (
+        "mcts-200-gods",
+        include_str!("../../strategies/mcts-200-gods.toml"),
     ),
     ("mcts-3000", include_str!("../../strategies/mcts-3000.toml")),
     (
@@ -778,8 +786,10 @@ mod tests {
             [
                 ("greedy", "greedy"),
                 ("mcts-1000", "mcts"),
+                ("mcts-1000-gods", "mcts"),
                 ("mcts-200", "mcts"),
                 ("mcts-200-clairvoyant", "mcts"),
+                ("mcts-200-gods", "mcts"),
                 ("mcts-3000", "mcts"),
                 ("mcts-beyond", "mcts"),
                 ("mcts-beyond-cheat", "mcts"),
@@ -790,7 +800,13 @@ mod tests {
 
     #[test]
     fn shipped_mcts_budgets_are_as_named() {
-        for (name, iterations) in [("mcts-200", 200), ("mcts-1000", 1000), ("mcts-3000", 3000)] {
+        for (name, iterations) in [
+            ("mcts-200", 200),
+            ("mcts-1000", 1000),
+            ("mcts-3000", 3000),
+            ("mcts-200-gods", 200),
+            ("mcts-1000-gods", 1000),
+        ] {
             let s = Strategy::named(name, Path::new("/nonexistent")).unwrap();
             match s.kind {
                 StrategyKind::Mcts { config, .. } => assert_eq!(config.iterations, iterations),

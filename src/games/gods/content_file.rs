@@ -19,7 +19,7 @@ use super::content::{
     MAX_WOUND_CARDS, Objective, Placement, Ranged, ScoundrelRules, Win, WoundCard, WoundEffect,
     aspect,
 };
-use super::geometry::{Nav, Pos, Pt, Shape};
+use super::geometry::{MAX_VERTICES, Nav, Pos, Pt, Shape};
 use crate::content::{ContentText, FieldPath, load_cached};
 use crate::game::SetupError;
 
@@ -155,6 +155,7 @@ struct RawFateling {
 struct RawObstacle {
     rect: Option<[f64; 4]>,
     circle: Option<[f64; 3]>,
+    polygon: Option<Vec<[f64; 2]>>,
 }
 
 #[derive(Deserialize)]
@@ -516,8 +517,8 @@ impl Compiler<'_, '_> {
         let mut obstacles = Vec::new();
         for (i, o) in r.obstacles.iter().enumerate() {
             let field = format!("obstacles[{}]", i + 1);
-            let shape = match (o.rect, o.circle) {
-                (Some([x0, y0, x1, y1]), None) => {
+            let shape = match (o.rect, o.circle, &o.polygon) {
+                (Some([x0, y0, x1, y1]), None, None) => {
                     if !(x0 < x1 && y0 < y1) {
                         return Err(self.err(
                             e,
@@ -542,7 +543,7 @@ impl Compiler<'_, '_> {
                         y1: y1 as f32,
                     }
                 }
-                (None, Some([x, y, rad])) => {
+                (None, Some([x, y, rad]), None) => {
                     let rad = self.positive(e, &format!("{field}.circle[3]"), rad)?;
                     if x - (rad as f64) < 0.0
                         || y - (rad as f64) < 0.0
@@ -563,11 +564,49 @@ impl Compiler<'_, '_> {
                         r: rad,
                     }
                 }
+                (None, None, Some(corners)) => {
+                    let field = format!("{field}.polygon");
+                    for (k, &[x, y]) in corners.iter().enumerate() {
+                        if !(x.is_finite() && y.is_finite())
+                            || x < 0.0
+                            || y < 0.0
+                            || x > table.0 as f64
+                            || y > table.1 as f64
+                        {
+                            return Err(self.err(
+                                e,
+                                &field,
+                                format!(
+                                    "corner {} [{x}, {y}] is outside the {}x{} inch table",
+                                    k + 1,
+                                    table.0,
+                                    table.1
+                                ),
+                            ));
+                        }
+                    }
+                    let pts: Vec<Pt> = corners
+                        .iter()
+                        .map(|&[x, y]| Pt::new(x as f32, y as f32))
+                        .collect();
+                    Shape::convex(&pts).ok_or_else(|| {
+                        self.err(
+                            e,
+                            &field,
+                            format!(
+                                "needs 3 to {MAX_VERTICES} corners [x, y] in order around a \
+                                 strictly convex polygon (got {})",
+                                corners.len()
+                            ),
+                        )
+                    })?
+                }
                 _ => {
                     return Err(self.err(
                         e,
                         &field,
-                        "give exactly one of rect = [x0, y0, x1, y1] or circle = [x, y, r]",
+                        "give exactly one of rect = [x0, y0, x1, y1], circle = [x, y, r] or \
+                         polygon = [[x, y], ...] (a convex polygon's corners)",
                     ));
                 }
             };
@@ -860,6 +899,49 @@ mod tests {
         );
         assert!(
             e.contains(": encounter 'lone_brute': field 'obstacles[2].rect': "),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_convex_polygon_obstacle_reads_and_a_bad_one_is_refused() {
+        let text = BUILTIN_TOML.replacen(
+            "{ rect = [14.0, 10.0, 18.0, 11.0] }",
+            "{ polygon = [[14.0, 10.0], [18.0, 10.0], [16.0, 12.0]] }",
+            1,
+        );
+        let c = parse(&text, "gods.toml").expect("a triangle obstacle");
+        let lone = &c.encounters[0];
+        assert!(
+            matches!(lone.obstacles[1], Shape::Poly { n: 3, .. }),
+            "{:?}",
+            lone.obstacles[1]
+        );
+        // The triangle's corners are movement nodes of the grown triangle.
+        let nav = &lone.navs[lone.scoundrel_nav as usize];
+        assert!(
+            nav.nodes
+                .iter()
+                .any(|p| p.x > 15.9 && p.x < 16.1 && p.y > 12.0)
+        );
+        let e = err(
+            "{ rect = [14.0, 10.0, 18.0, 11.0] }",
+            "{ polygon = [[14.0, 10.0], [18.0, 10.0], [16.0, 10.5], [16.0, 12.0]] }",
+        );
+        assert!(
+            e.ends_with(
+                ": encounter 'lone_brute': field 'obstacles[2].polygon': needs 3 to 8 corners [x, y] in order around a strictly convex polygon (got 4)"
+            ),
+            "{e}"
+        );
+        let e = err(
+            "{ rect = [14.0, 10.0, 18.0, 11.0] }",
+            "{ polygon = [[14.0, 10.0], [24.5, 10.0], [16.0, 12.0]] }",
+        );
+        assert!(
+            e.ends_with(
+                ": encounter 'lone_brute': field 'obstacles[2].polygon': corner 2 [24.5, 10] is outside the 24x24 inch table"
+            ),
             "{e}"
         );
     }

@@ -9,14 +9,15 @@
 //!   minus both radii, never below 0 ([`edge_distance`]). "Within 1 inch", "in combat within 2
 //!   inches", blind's 6 inches, keen senses' 12 inches and a weapon's range all use it. A move's
 //!   length (up to 4 inches) is the distance the base's centre travels.
-//! - **Obstacles** are axis-aligned rectangles or circles ([`Shape`]). They block movement and
+//! - **Obstacles** are axis-aligned rectangles, circles or convex polygons of up to
+//!   [`MAX_VERTICES`] corners ([`Shape`]; any other outline is a union of these). They block movement and
 //!   sight; they give cover to a model whose base is within 1 inch of them when they partly hide
 //!   it ([`partly_hidden`]). Models do not block sight.
 //! - **Line of sight** is the segment between the two centres: blocked when it passes through
 //!   the interior of an obstacle (grazing an edge or a corner does not block). The test orders the
 //!   two endpoints canonically before computing, so it is symmetric bit for bit ([`line_of_sight`]).
 //! - **Movement** follows a visibility graph ([`Nav`]): obstacles grown by the mover's radius,
-//!   nodes just outside their corners (rectangles) or on a circumscribed octagon (circles),
+//!   nodes just outside their corners (rectangles, polygons) or on a circumscribed octagon (circles),
 //!   all-pairs shortest routes computed once when the content is compiled. A route is the straight
 //!   segment when it is clear, else start → a node seen from the start → ... → a node that sees
 //!   the goal → goal, the shortest such. A visibility graph gives exact shortest paths among
@@ -179,11 +180,67 @@ pub enum Shape {
         /// Radius.
         r: f32,
     },
+    /// A strictly convex polygon (build it with [`Shape::convex`]): its corners in
+    /// counter-clockwise order in `v[..n]`, `n` in `3..=`[`MAX_VERTICES`] (the rest unused).
+    Poly {
+        /// The corners, counter-clockwise; only the first `n` count.
+        v: [Pt; MAX_VERTICES],
+        /// How many corners.
+        n: u8,
+    },
+}
+
+/// The most corners of a [`Shape::Poly`] obstacle.
+pub const MAX_VERTICES: usize = 8;
+
+/// The z component of the cross product of `e` and `w` (positive when `w` lies to the left of
+/// `e`).
+#[inline]
+fn cross(e: Pt, w: Pt) -> f32 {
+    e.x * w.y - e.y * w.x
 }
 
 impl Shape {
-    /// The shape grown by `d` inches on every side (a rectangle stays a rectangle, so its grown
-    /// corners are square: a slightly larger keep-out than the exact rounded one).
+    /// A convex polygon obstacle from its corners in either order (clockwise or
+    /// counter-clockwise), or `None` unless there are 3 to [`MAX_VERTICES`] finite corners
+    /// forming a strictly convex polygon (every corner turns the same way, none straight, no
+    /// repeated corner, the outline not crossing itself).
+    pub fn convex(corners: &[Pt]) -> Option<Shape> {
+        let k = corners.len();
+        if !(3..=MAX_VERTICES).contains(&k)
+            || corners.iter().any(|p| !p.x.is_finite() || !p.y.is_finite())
+        {
+            return None;
+        }
+        let turn = |i: usize| {
+            let (p, c, q) = (corners[(i + k - 1) % k], corners[i], corners[(i + 1) % k]);
+            cross(c.minus(p), q.minus(c))
+        };
+        let ccw = turn(0) > 0.0;
+        if (0..k).any(|i| (turn(i) > 0.0) != ccw || turn(i) == 0.0) {
+            return None;
+        }
+        // Turning the same way at every corner is convex only if the outline winds once: the
+        // edge directions' angles must add up to one full turn.
+        let mut total = 0.0f64;
+        for i in 0..k {
+            let (p, c, q) = (corners[(i + k - 1) % k], corners[i], corners[(i + 1) % k]);
+            let (e1, e2) = (c.minus(p), q.minus(c));
+            total += f64::from(cross(e1, e2)).atan2(f64::from(e1.dot(e2)));
+        }
+        if (total.abs() - std::f64::consts::TAU).abs() > 1e-3 {
+            return None;
+        }
+        let mut v = [Pt::default(); MAX_VERTICES];
+        for (i, slot) in v.iter_mut().take(k).enumerate() {
+            *slot = if ccw { corners[i] } else { corners[k - 1 - i] };
+        }
+        Some(Shape::Poly { v, n: k as u8 })
+    }
+
+    /// The shape grown by `d` inches on every side (a rectangle stays a rectangle and a polygon
+    /// a polygon with the same corners' angles, each side moved out by `d`, so grown corners are
+    /// sharp: a slightly larger keep-out than the exact rounded one).
     pub fn inflate(self, d: f32) -> Shape {
         match self {
             Shape::Rect { x0, y0, x1, y1 } => Shape::Rect {
@@ -193,6 +250,22 @@ impl Shape {
                 y1: y1 + d,
             },
             Shape::Circle { c, r } => Shape::Circle { c, r: r + d },
+            Shape::Poly { v, n } => {
+                let k = n as usize;
+                let normal = |p: Pt, q: Pt| {
+                    let e = q.minus(p).unit();
+                    Pt::new(e.y, -e.x)
+                };
+                let mut w = v;
+                for i in 0..k {
+                    let (p, c, q) = (v[(i + k - 1) % k], v[i], v[(i + 1) % k]);
+                    let (n1, n2) = (normal(p, c), normal(c, q));
+                    // The meeting point of both sides moved out by d: n1.x = n1.c + d and
+                    // n2.x = n2.c + d.
+                    w[i] = c.plus(n1.plus(n2).scale(d / (1.0 + n1.dot(n2))));
+                }
+                Shape::Poly { v: w, n }
+            }
         }
     }
 
@@ -201,6 +274,11 @@ impl Shape {
         match self {
             Shape::Rect { x0, y0, x1, y1 } => Pt::new((x0 + x1) / 2.0, (y0 + y1) / 2.0),
             Shape::Circle { c, .. } => c,
+            Shape::Poly { v, n } => {
+                let k = n as usize;
+                let sum = v[..k].iter().fold(Pt::default(), |s, &p| s.plus(p));
+                sum.scale(1.0 / k as f32)
+            }
         }
     }
 
@@ -211,6 +289,13 @@ impl Shape {
                 (x1 - x0) / 2.0 * u.x.abs() + (y1 - y0) / 2.0 * u.y.abs()
             }
             Shape::Circle { r, .. } => r,
+            Shape::Poly { v, n } => {
+                let c = self.centre();
+                v[..n as usize]
+                    .iter()
+                    .map(|p| p.minus(c).dot(u))
+                    .fold(f32::NEG_INFINITY, f32::max)
+            }
         }
     }
 
@@ -224,6 +309,19 @@ impl Shape {
                 (dx * dx + dy * dy).sqrt()
             }
             Shape::Circle { c, r } => (p.dist(c) - r).max(0.0),
+            Shape::Poly { v, n } => {
+                let k = n as usize;
+                let edges = (0..k).map(|i| (v[i], v[(i + 1) % k]));
+                if edges
+                    .clone()
+                    .all(|(a, b)| cross(b.minus(a), p.minus(a)) >= 0.0)
+                {
+                    return 0.0;
+                }
+                edges
+                    .map(|(a, b)| segment_point_distance(a, b, p))
+                    .fold(f32::INFINITY, f32::min)
+            }
         }
     }
 
@@ -233,6 +331,10 @@ impl Shape {
         match self {
             Shape::Rect { x0, y0, x1, y1 } => p.x > x0 && p.x < x1 && p.y > y0 && p.y < y1,
             Shape::Circle { c, r } => p.minus(c).dot(p.minus(c)) < r * r,
+            Shape::Poly { v, n } => {
+                let k = n as usize;
+                (0..k).all(|i| cross(v[(i + 1) % k].minus(v[i]), p.minus(v[i])) > 0.0)
+            }
         }
     }
 
@@ -287,6 +389,44 @@ impl Shape {
                     return false;
                 }
                 segment_point_distance(a, b, c) < r
+            }
+            Shape::Poly { v, n } => {
+                let k = n as usize;
+                let (mut lo, mut hi) = (v[0], v[0]);
+                for p in &v[1..k] {
+                    lo = Pt::new(lo.x.min(p.x), lo.y.min(p.y));
+                    hi = Pt::new(hi.x.max(p.x), hi.y.max(p.y));
+                }
+                if a.x.max(b.x) <= lo.x
+                    || a.x.min(b.x) >= hi.x
+                    || a.y.max(b.y) <= lo.y
+                    || a.y.min(b.y) >= hi.y
+                {
+                    return false;
+                }
+                // Cyrus-Beck clipping against the open polygon: a + t d is inside where it is
+                // strictly left of every counter-clockwise side.
+                let d = b.minus(a);
+                let (mut t0, mut t1) = (0.0f32, 1.0f32);
+                for i in 0..k {
+                    let (p, e) = (v[i], v[(i + 1) % k].minus(v[i]));
+                    let (num, den) = (cross(e, a.minus(p)), cross(e, d));
+                    if den == 0.0 {
+                        if num <= 0.0 {
+                            return false;
+                        }
+                    } else {
+                        let r = -num / den;
+                        if den > 0.0 {
+                            if r > t0 {
+                                t0 = r;
+                            }
+                        } else if r < t1 {
+                            t1 = r;
+                        }
+                    }
+                }
+                t0 < t1
             }
         }
     }
@@ -367,8 +507,8 @@ pub const MAX_NODES: usize = 128;
 
 impl Nav {
     /// Builds the graph for bases of radius `radius` on a `table` (width, height) with
-    /// `obstacles`. Nodes sit 0.06 inch outside the grown obstacles (corners of rectangles; an
-    /// octagon circumscribing each circle); nodes off the table (closer than `radius` to an
+    /// `obstacles`. Nodes sit 0.06 inch outside the grown obstacles (corners of rectangles and
+    /// polygons; an octagon circumscribing each circle); nodes off the table (closer than `radius` to an
     /// edge) or inside another grown obstacle are dropped, and at most [`MAX_NODES`] are kept.
     pub fn build(table: (f32, f32), obstacles: &[Shape], radius: f32) -> Nav {
         let grown: Vec<Shape> = obstacles.iter().map(|o| o.inflate(radius - EPS)).collect();
@@ -383,6 +523,7 @@ impl Nav {
                         Pt::new(x0, y1),
                     ]);
                 }
+                Shape::Poly { v, n } => nodes.extend_from_slice(&v[..n as usize]),
                 Shape::Circle { c, r } => {
                     let big = r / (std::f32::consts::PI / 8.0).cos();
                     for k in 0..8 {
@@ -595,6 +736,127 @@ mod tests {
 
     fn rect(x0: f32, y0: f32, x1: f32, y1: f32) -> Shape {
         Shape::Rect { x0, y0, x1, y1 }
+    }
+
+    fn poly(c: &[(f32, f32)]) -> Shape {
+        let pts: Vec<Pt> = c.iter().map(|&(x, y)| Pt::new(x, y)).collect();
+        Shape::convex(&pts).expect("convex")
+    }
+
+    #[test]
+    fn a_convex_polygon_needs_three_to_eight_corners_turning_one_way() {
+        // Clockwise input is stored counter-clockwise.
+        let Some(Shape::Poly { v, n }) =
+            Shape::convex(&[Pt::new(0.0, 0.0), Pt::new(0.0, 2.0), Pt::new(2.0, 0.0)])
+        else {
+            panic!("a triangle is convex")
+        };
+        assert_eq!(n, 3);
+        assert_eq!(
+            &v[..3],
+            &[Pt::new(2.0, 0.0), Pt::new(0.0, 2.0), Pt::new(0.0, 0.0)]
+        );
+        let bad: [&[(f32, f32)]; 5] = [
+            &[(0.0, 0.0), (1.0, 0.0)], // two corners
+            &[(0.0, 0.0), (2.0, 0.0), (1.0, 0.5), (2.0, 2.0), (0.0, 2.0)], // a notch
+            &[(0.0, 0.0), (2.0, 2.0), (2.0, 0.0), (0.0, 2.0)], // a bow tie
+            &[(0.0, 0.0), (1.0, 0.0), (2.0, 0.0), (1.0, 1.0)], // a straight corner
+            &[(0.0, 0.0), (4.0, 0.0), (0.0, 3.0), (4.0, 3.0), (2.0, -1.0)], // a pentagram-like star
+        ];
+        for c in bad {
+            let pts: Vec<Pt> = c.iter().map(|&(x, y)| Pt::new(x, y)).collect();
+            assert!(Shape::convex(&pts).is_none(), "{c:?}");
+        }
+        let nine: Vec<Pt> = (0..9)
+            .map(|k| {
+                let a = k as f32 * std::f32::consts::TAU / 9.0;
+                Pt::new(a.cos(), a.sin())
+            })
+            .collect();
+        assert!(Shape::convex(&nine).is_none());
+        assert!(Shape::convex(&nine[..8]).is_some());
+    }
+
+    #[test]
+    fn a_polygon_blocks_sight_through_its_interior_only() {
+        // A diamond centred at (5, 5), corners 2 inches out.
+        let d = [poly(&[(5.0, 3.0), (7.0, 5.0), (5.0, 7.0), (3.0, 5.0)])];
+        assert!(!line_of_sight(Pt::new(0.0, 5.0), Pt::new(10.0, 5.0), &d));
+        assert!(!line_of_sight(Pt::new(0.0, 0.0), Pt::new(10.0, 10.0), &d));
+        // Through the corner only, and along a side: grazing does not block.
+        assert!(line_of_sight(Pt::new(0.0, 7.0), Pt::new(10.0, 7.0), &d));
+        assert!(line_of_sight(Pt::new(2.0, 4.0), Pt::new(6.0, 8.0), &d));
+        // Past the corner, inside the bounding box.
+        assert!(line_of_sight(Pt::new(3.0, 3.0), Pt::new(3.5, 3.2), &d));
+        assert!(d[0].contains(Pt::new(5.0, 5.0)) && !d[0].contains(Pt::new(3.2, 3.2)));
+        assert!((d[0].distance(Pt::new(9.0, 5.0)) - 2.0).abs() < 1e-6);
+        assert_eq!(d[0].distance(Pt::new(5.5, 5.5)), 0.0);
+        assert!((d[0].extent(Pt::new(1.0, 0.0)) - 2.0).abs() < 1e-6);
+        // Grown by 1: each side moves out 1 inch, so the corner moves out sqrt(2).
+        let Shape::Poly { v, .. } = d[0].inflate(1.0) else {
+            panic!()
+        };
+        assert!(
+            (v[0].dist(Pt::new(5.0, 3.0 - std::f32::consts::SQRT_2))) < 1e-5,
+            "{v:?}"
+        );
+    }
+
+    #[test]
+    fn a_polygon_with_a_rectangles_corners_is_that_rectangle() {
+        let r = rect(2.0, 3.0, 7.0, 4.5);
+        let p = poly(&[(2.0, 3.0), (7.0, 3.0), (7.0, 4.5), (2.0, 4.5)]);
+        assert_eq!(r.centre(), p.centre());
+        let mut seed = 7u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 40) as f32 / (1u64 << 24) as f32 * 10.0
+        };
+        let mut blocked = 0;
+        for _ in 0..20_000 {
+            let (a, b) = (Pt::new(next(), next()), Pt::new(next(), next()));
+            let (x, y) = (r.blocks_segment(a, b), p.blocks_segment(a, b));
+            blocked += u32::from(x);
+            if x != y {
+                // Only where rounding decides: the segment grazes the outline.
+                assert!(
+                    r.inflate(1e-4).blocks_segment(a, b) && !r.inflate(-1e-4).blocks_segment(a, b),
+                    "{a:?} {b:?}: rect {x}, polygon {y}"
+                );
+            }
+            assert_eq!(r.contains(a), p.contains(a), "{a:?}");
+            assert!((r.distance(a) - p.distance(a)).abs() < 1e-5, "{a:?}");
+        }
+        assert!(blocked > 1000, "{blocked}");
+        let Shape::Poly { v, .. } = p.inflate(0.5) else {
+            panic!()
+        };
+        assert_eq!(
+            &v[..4],
+            &[
+                Pt::new(1.5, 2.5),
+                Pt::new(7.5, 2.5),
+                Pt::new(7.5, 5.0),
+                Pt::new(1.5, 5.0)
+            ]
+        );
+    }
+
+    #[test]
+    fn a_walk_goes_around_a_polygon() {
+        let tri = [poly(&[(4.0, 3.0), (6.0, 6.0), (4.0, 9.0)])];
+        let nav = Nav::build((12.0, 12.0), &tri, 0.5);
+        assert_eq!(nav.nodes.len(), 3);
+        let (a, b) = (Pt::new(2.0, 6.0), Pt::new(8.0, 6.0));
+        assert!(!nav.clear(a, b));
+        let len = nav.route_length(a, b);
+        assert!(len > 6.5 && len < 12.0, "{len}");
+        let q = nav.walk(a, b, 20.0, &[]);
+        assert!(q.dist(b) < 1e-3, "{q:?}");
+        let q = nav.walk(a, b, 3.0, &[]);
+        assert!(nav.fits(q) && (a.dist(q) - 3.0).abs() < 1e-3, "{q:?}");
     }
 
     #[test]
