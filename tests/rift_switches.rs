@@ -195,3 +195,82 @@ fn rule_ruin_reward_capped_changes_only_the_returned_ruin() {
     b.campaign.rules = a.campaign.rules;
     assert_eq!(a, b);
 }
+
+/// Plays `games` seeds of `base` with the default readings and with `flip` (a `flip_rule`
+/// value), returns how many games differ.
+fn games_changed_by_flip(base: &[(&str, AxisValue)], flip: &str, games: u64) -> usize {
+    let default = setup(base);
+    let mut with_flip: Vec<(&str, AxisValue)> = base.to_vec();
+    with_flip.push(("flip_rule", AxisValue::Name(flip.to_string())));
+    let flipped = setup(&with_flip);
+    (0..games)
+        .filter(|&seed| trace(&default, seed) != trace(&flipped, seed))
+        .count()
+}
+
+/// Every reading measured by `flip_rule` alone (CONTENT.md, "Measured effect of each contested
+/// reading") changes some games where its rule can act, and `none` changes none: a flip that
+/// did nothing would have measured nothing.
+#[test]
+fn every_measured_flip_changes_some_games_and_none_changes_none() {
+    let map = |m: &str| ("maps", AxisValue::Name(m.to_string()));
+    let finale = ("game", AxisValue::Int(5));
+    let cases: [(&str, Vec<(&str, AxisValue)>); 11] = [
+        ("frozen_monsters_targets", vec![]),
+        // Rocks come from Ivo Rask's Rockfall (his second row).
+        (
+            "rocks_last",
+            vec![
+                ("mech_a", AxisValue::Name("Starfall".into())),
+                ("upgrades", AxisValue::Name("0,2,0,0".into())),
+            ],
+        ),
+        ("walk_through_monsters", vec![]),
+        ("frozen_no_aim", vec![]),
+        ("tokens_on_push", vec![]),
+        (
+            "flood_one_turn",
+            vec![map("Sunken Causeway,Stormbreak Ridge")],
+        ),
+        (
+            "storm_ignores_shield",
+            vec![
+                map("Stormbreak Ridge,Sunken Causeway"),
+                ("mech_a", AxisValue::Name("Atlas".into())),
+                ("upgrades", AxisValue::Name("2,0,0,0".into())),
+            ],
+        ),
+        (
+            "explode_chain",
+            vec![finale.clone(), map("Stormbreak Ridge,Glacier Shelf")],
+        ),
+        (
+            "throw_any_direction",
+            vec![("mech_a", AxisValue::Name("Wukong".into()))],
+        ),
+        (
+            "detect_before_spawn",
+            vec![finale.clone(), map("Gunline Heights,Acid Flats")],
+        ),
+        // An attack with both a status and a movement: Starfall's Meteor with its third row.
+        (
+            "status_before_push",
+            vec![
+                ("mech_a", AxisValue::Name("Starfall".into())),
+                ("upgrades", AxisValue::Name("3,0,0,0".into())),
+            ],
+        ),
+    ];
+    for (flip, base) in &cases {
+        let n = games_changed_by_flip(base, flip, 1000);
+        assert!(n > 0, "flip_rule = {flip} changed none of 1000 games");
+    }
+    assert_eq!(games_changed_by_flip(&[], "none", 50), 0);
+    // The names are the bits of rule::MEASURED, each flipped alone.
+    for (name, bit) in rule::MEASURED {
+        assert!(cases.iter().any(|(f, _)| *f == name), "{name} untested");
+        let s = setup(&[("flip_rule", AxisValue::Name(name.to_string()))]);
+        let r = Rift::new_game(&s, &mut rng(1));
+        assert_eq!(r.campaign.rules, rule::DEFAULT & !bit, "{name}");
+    }
+}

@@ -506,7 +506,13 @@ impl Rift {
 fn aim_into(r: &Rift, a: &Attack, from: Tile, occ: Bits, mut push: impl FnMut(u8, u8, u8)) {
     aims(r, a, from, occ, |dir, dist| {
         if a.movement == Move::Throw {
-            for th in 0..4 {
+            // Toward the thrower too (I32), unless that reading is flipped.
+            let back = if r.campaign.rules & super::switches::rule::THROW_ANY_DIRECTION != 0 {
+                u8::MAX
+            } else {
+                Dir::from_index(dir).opposite() as u8
+            };
+            for th in (0..4).filter(|&th| th != back) {
                 push(dir, dist, th);
             }
         } else {

@@ -8,6 +8,7 @@ use super::board::{
 };
 use super::content::{Attack, Dir, Finale, Locomotion, Shape, SideHit};
 use super::state::{NO_AIM, Rift, Where, st};
+use super::switches::rule;
 use crate::game::Tracer;
 
 /// The tiles on the map's edges (outer ring).
@@ -242,7 +243,9 @@ impl Rift {
     pub fn move_and_aim<T: Tracer>(&mut self, i: usize, trace: &mut T) {
         let m = self.monsters[i];
         let stats = *self.stats(i);
-        if m.status & st::FROZEN != 0 {
+        let rules = self.campaign.rules;
+        let frozen = m.status & st::FROZEN != 0;
+        if frozen && rules & rule::FROZEN_NO_AIM != 0 {
             trace.event(|| {
                 format!(
                     "{} is frozen: it neither moves nor aims",
@@ -262,10 +265,17 @@ impl Rift {
         let over = stats.locomotion != Locomotion::Walk;
         let mechs = self.mech_tiles();
         let monsters = self.monster_tiles() & !bit(from);
-        // Walkers: not through obstacles (buildings, mountains, rocks), enemies (mechs) or water.
-        let pass = ALL_TILES & !(self.buildings | self.mountains | self.rock | mechs | water);
+        // Walkers: not through obstacles (buildings, mountains, rocks), enemies (mechs) or water;
+        // nor through other monsters with I9 flipped.
+        let mut pass = ALL_TILES & !(self.buildings | self.mountains | self.rock | mechs | water);
+        if rules & rule::WALK_THROUGH_MONSTERS == 0 {
+            pass &= !monsters;
+        }
         let stop_ok = ALL_TILES & !occ_without & if fly { ALL_TILES } else { !water };
-        let mv = if self.has(Finale::UnlimitedMovement) {
+        // A frozen monster with I12 flipped aims from where it stands.
+        let mv = if frozen {
+            0
+        } else if self.has(Finale::UnlimitedMovement) {
             u8::MAX
         } else {
             stats.movement
@@ -278,12 +288,21 @@ impl Rift {
         let (compass, seek) = self.compass();
         // Targets: mechs, buildings, and frozen monsters (Status Tokens, Frozen: "Monsters will
         // attack frozen targets (including monsters)"; CONTENT.md, I5).
-        let frozen_monsters = self
-            .monsters
-            .iter()
-            .filter(|m| m.on_map() && m.status & st::FROZEN != 0)
-            .fold(0, |b, m| b | bit(m.tile));
-        let primary = (mechs | self.buildings | frozen_monsters) & !bit(from);
+        let frozen_monsters = if rules & rule::FROZEN_MONSTERS_TARGETS != 0 {
+            self.monsters
+                .iter()
+                .filter(|m| m.on_map() && m.status & st::FROZEN != 0)
+                .fold(0, |b, m| b | bit(m.tile))
+        } else {
+            0
+        };
+        // Rocks come last (I6) unless that reading is flipped.
+        let rocks_first = if rules & rule::ROCKS_LAST == 0 {
+            self.rock
+        } else {
+            0
+        };
+        let primary = (mechs | self.buildings | frozen_monsters | rocks_first) & !bit(from);
         let die_col = self.die as i32 - 1;
         let mut chosen: Option<AimOption> = None;
         for targets in [primary, self.rock] {
@@ -445,7 +464,7 @@ impl Rift {
                 continue;
             }
             // Rightward (I1), or leftward with `rule_detect_right = false`.
-            let right = self.campaign.rules & super::switches::rule::DETECT_RIGHT != 0;
+            let right = self.campaign.rules & rule::DETECT_RIGHT != 0;
             let step = if right { 1 } else { 2 };
             let Some(c) = (0..3u8).map(|k| (card + k * step) % 3).find(|&c| {
                 self.monsters

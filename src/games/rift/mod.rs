@@ -88,7 +88,7 @@ pub struct RiftSetup {
 /// The pilot pick meaning "the mech's own pilot".
 pub const OWN_PILOT: u8 = u8::MAX;
 
-static AXES: [Axis; 26] = [
+static AXES: [Axis; 27] = [
     Axis {
         name: "mode",
         kind: AxisKind::Name,
@@ -240,10 +240,16 @@ static AXES: [Axis; 26] = [
         doc: "CONTENT.md I37: true = a destroyed mech's pilot card loses its upgrade rows (Campaign step 3); false = the mech card's rows too",
     },
     Axis {
+        name: "rule_walk_through_monsters",
+        kind: AxisKind::Bool,
+        default: "true",
+        doc: "CONTENT.md I9: true = walking monsters pass through other monsters (Units: only fliers and leapers are said to go over anything, walkers are stopped by obstacles, and a monster is no obstacle to its own side); false = other monsters block a walker's path",
+    },
+    Axis {
         name: "flip_rule",
         kind: AxisKind::Name,
         default: "none",
-        doc: "measuring aid: flip one contested rule from the reading set by the rule_* axes: none, frozen_skip_attack, detect_right, sand_smoke, ruin_reward_capped, pilot_only_reset, finale_moon_right, finale_moon_random (experiments/rift-rules.toml)",
+        doc: "measuring aid: flip one contested rule from the reading set by the rule_* axes: none, a switch (frozen_skip_attack, detect_right, sand_smoke, ruin_reward_capped, pilot_only_reset, finale_moon_right, finale_moon_random, walk_through_monsters) or a reading measured by this axis alone (frozen_monsters_targets I5, rocks_last I6, frozen_no_aim I12, tokens_on_push I19, flood_one_turn I23, storm_ignores_shield I24, explode_chain I27, throw_any_direction I32, detect_before_spawn I25, status_before_push I14; CONTENT.md) (experiments/rift-rules.toml)",
     },
 ];
 

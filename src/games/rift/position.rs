@@ -39,7 +39,8 @@
 //! which monster colours have already acted in that step (`done`) and the tiles of the tokens
 //! just added, which are not offered for removal (`keep`). `rules` (written only when some
 //! reading differs from the default) lists the contested rules' readings that are on and the
-//! finale's moon (the `rule_*` setup axes; [`switches`]).
+//! finale's moon (the `rule_*` setup axes; [`switches`]), and `off=` the readings measured by
+//! `flip_rule` alone that are off (written only when one is).
 //!
 //! A position must be a state the game can reach: [`parse`] refuses two units on a tile, units
 //! on buildings or mountains, HP out of range, more than 2 monsters on a card, a walker on water,
@@ -242,14 +243,24 @@ pub fn write(r: &Rift) -> String {
             .filter(|(_, b)| cp.rules & b != 0)
             .map(|(_, b)| switches::rule::name(*b))
             .collect();
+        let off: Vec<&str> = switches::rule::MEASURED
+            .iter()
+            .filter(|(_, b)| cp.rules & b == 0)
+            .map(|(n, _)| *n)
+            .collect();
         s.push_str(&format!(
-            "rules on={} moon={}\n",
+            "rules on={} moon={}{}\n",
             if on.is_empty() {
                 "-".to_string()
             } else {
                 on.join(",")
             },
-            switches::moon::NAMES[cp.moon as usize % 3]
+            switches::moon::NAMES[cp.moon as usize % 3],
+            if off.is_empty() {
+                String::new()
+            } else {
+                format!(" off={}", off.join(","))
+            }
         ));
     }
     let t = &r.tally;
@@ -897,7 +908,8 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                 }
             }
             "rules" => {
-                let m = pairs(ctx.line, &words[1..], &["on", "moon"])?;
+                let m = pairs(ctx.line, &words[1..], &["on", "moon", "off"])?;
+                r.campaign.rules = switches::rule::DEFAULT;
                 for (k, v) in m {
                     if k == "moon" {
                         r.campaign.moon = switches::moon::NAMES
@@ -908,23 +920,34 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                             })? as u8;
                         continue;
                     }
-                    r.campaign.rules = 0;
+                    // `on` lists the switches that are on; `off` the measured-only readings
+                    // that are off (CONTENT.md, "Measured effect of each contested reading").
+                    let list: &[(&str, u32)] = if k == "on" {
+                        for (_, b) in switches::rule::AXES {
+                            r.campaign.rules &= !b;
+                        }
+                        &switches::rule::AXES
+                    } else {
+                        &switches::rule::MEASURED
+                    };
                     for p in v.split(',').filter(|p| *p != "-") {
-                        let bit = switches::rule::AXES
+                        let bit = list
                             .iter()
                             .find(|(_, b)| switches::rule::name(*b) == p)
                             .map(|(_, b)| *b)
                             .ok_or_else(|| {
-                                let names: Vec<&str> = switches::rule::AXES
-                                    .iter()
-                                    .map(|(_, b)| switches::rule::name(*b))
-                                    .collect();
+                                let names: Vec<&str> =
+                                    list.iter().map(|(_, b)| switches::rule::name(*b)).collect();
                                 ctx.err(format!(
-                                    "on: unknown rule '{p}' (valid: {})",
+                                    "{k}: unknown rule '{p}' (valid: {})",
                                     names.join(", ")
                                 ))
                             })?;
-                        r.campaign.rules |= bit;
+                        if k == "on" {
+                            r.campaign.rules |= bit;
+                        } else {
+                            r.campaign.rules &= !bit;
+                        }
                     }
                 }
             }

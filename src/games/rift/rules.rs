@@ -4,6 +4,7 @@
 use super::board::{Bits, NO_TILE, Tile, bit, coord, neighbours, step, tiles};
 use super::content::{Attack, Dir, Finale, Locomotion, Move, SideHit, Status};
 use super::state::{Phase, Rift, Step, Where, cause, st, status_bit};
+use super::switches::rule;
 use crate::game::{GameRng, Tracer, below};
 
 /// What kind of damage: attack damage is the only kind acid adds to (Status Tokens, Acid).
@@ -153,9 +154,7 @@ impl Rift {
                 if new_hp > 0 {
                     self.add_status(t, Status::Fire, trace);
                 }
-            } else if self.desert & b != 0
-                && self.campaign.rules & super::switches::rule::SAND_SMOKE != 0
-            {
+            } else if self.desert & b != 0 && self.campaign.rules & rule::SAND_SMOKE != 0 {
                 self.add_status(t, Status::Smoke, trace);
             }
             return;
@@ -441,6 +440,18 @@ impl Rift {
     /// attached to the unit stays on the tile until the player chooses which goes
     /// ([`Rift::settle_conflict`]; CONTENT.md, I17).
     pub fn arrive<T: Tracer>(&mut self, t: Tile, trace: &mut T) {
+        self.arrive_tokens(t, true, trace);
+    }
+
+    /// [`Rift::arrive`] for a unit pushed or spawned onto `t`: tile tokens attach only while
+    /// CONTENT.md I19 is read as the default ([`rule::TOKENS_ON_PUSH`]); water drowns either way.
+    fn arrive_moved<T: Tracer>(&mut self, t: Tile, trace: &mut T) {
+        let tokens = self.campaign.rules & rule::TOKENS_ON_PUSH != 0;
+        self.arrive_tokens(t, tokens, trace);
+    }
+
+    /// [`Rift::arrive`], attaching the tile's fire and acid tokens only when `tokens`.
+    fn arrive_tokens<T: Tracer>(&mut self, t: Tile, tokens: bool, trace: &mut T) {
         let b = bit(t);
         if let Some(i) = self.monster_at(t) {
             let stats = self.stats(i);
@@ -460,6 +471,9 @@ impl Rift {
         else {
             return;
         };
+        if !tokens {
+            return;
+        }
         for (tok, sb) in [(Status::Fire, st::FIRE), (Status::Acid, st::ACID)] {
             let on_tile = if tok == Status::Fire {
                 self.fire & b
@@ -545,13 +559,16 @@ impl Rift {
             self.rock = (self.rock & !b) | bit(dest);
             return;
         }
-        self.arrive(dest, trace);
+        self.arrive_moved(dest, trace);
     }
 
     /// Removes units at 0 HP (after all pushes and bumps of an effect have resolved): dead mechs
     /// leave the map; dead monsters return to the supply (their card track shifts, FAQ Multiple
     /// monsters); with the exploding-monsters finale each dead monster damages its 4 neighbours.
     pub fn remove_dead<T: Tracer>(&mut self, trace: &mut T) {
+        // Monsters killed by an explosion explode in turn unless I27 is flipped.
+        let chain = self.campaign.rules & rule::EXPLODE_CHAIN != 0;
+        let mut first = true;
         loop {
             let mut exploded: Bits = 0;
             for i in 0..2 {
@@ -571,7 +588,7 @@ impl Rift {
                     if m.alpha {
                         self.tally.alpha_kills += 1;
                     }
-                    if self.has(Finale::ExplodingMonsters) {
+                    if self.has(Finale::ExplodingMonsters) && (first || chain) {
                         exploded |= bit(m.tile);
                     }
                     self.return_to_supply(i);
@@ -583,6 +600,7 @@ impl Rift {
             if exploded == 0 || self.over() {
                 return;
             }
+            first = false;
             for t in tiles(exploded) {
                 trace.event(|| format!("the dead monster explodes at {}", coord(t)));
                 for n in tiles(neighbours(bit(t))) {
@@ -663,7 +681,9 @@ impl Rift {
                 self.damage(t, attack.damage, Hit::Attack, trace);
             }
         }
-        if let Some(s) = attack.status {
+        // The status before the push (I14) unless that reading is flipped.
+        let status_first = self.campaign.rules & rule::STATUS_BEFORE_PUSH != 0;
+        if status_first && let Some(s) = attack.status {
             self.add_status(target, s, trace);
         }
         match attack.movement {
@@ -671,6 +691,9 @@ impl Rift {
             Move::Push => self.push(target, d, trace),
             Move::Pull => self.push(target, d.opposite(), trace),
             Move::Throw => self.push(target, throw.unwrap_or(d), trace),
+        }
+        if !status_first && let Some(s) = attack.status {
+            self.add_status(target, s, trace);
         }
         match attack.sides {
             SideHit::PushOut => {
@@ -769,7 +792,7 @@ impl Rift {
             self.place_monster(i, t);
             self.tally.spawned += 1;
             trace.event(|| format!("{} spawns at {}", self.monster_name(i), coord(t)));
-            self.arrive(t, trace);
+            self.arrive_moved(t, trace);
             self.remove_dead(trace);
         }
     }
@@ -888,7 +911,28 @@ impl Rift {
                 }
             }
         }
+        let storm_shield = self.campaign.rules & rule::STORM_IGNORES_SHIELD == 0;
         for t in tiles(storm & self.units()) {
+            // I24 flipped: a shield or frozen token protects the unit and is spent.
+            if storm_shield {
+                let guard = st::SHIELD | st::FROZEN;
+                let status = if let Some(i) = self.mech_at(t) {
+                    Some(&mut self.mechs[i].status)
+                } else {
+                    self.monster_at(t).map(|i| &mut self.monsters[i].status)
+                };
+                if let Some(s) = status
+                    && *s & guard != 0
+                {
+                    *s &= if *s & st::SHIELD != 0 {
+                        !st::SHIELD
+                    } else {
+                        !st::FROZEN
+                    };
+                    trace.event(|| format!("the storm spends a token of {}", self.name_at(t)));
+                    continue;
+                }
+            }
             trace.event(|| format!("the storm kills {}", self.name_at(t)));
             if let Some(i) = self.mech_at(t) {
                 self.mechs[i].hp = 0;
@@ -946,7 +990,7 @@ impl Rift {
         if !m.on_map() || m.hp == 0 || m.aim_dir == super::state::NO_AIM {
             return;
         }
-        if self.campaign.rules & super::switches::rule::FROZEN_SKIP_ATTACK != 0
+        if self.campaign.rules & rule::FROZEN_SKIP_ATTACK != 0
             && (m.status & st::FROZEN != 0 || self.smoke & bit(m.tile) != 0)
         {
             trace.event(|| {
@@ -1064,10 +1108,16 @@ impl Rift {
                     if self.over() {
                         return;
                     }
-                    if self.has(Finale::DetectBeforeSpawn) {
+                    // I25: Detect right before Spawn, or right after it with that reading
+                    // flipped.
+                    let before = self.campaign.rules & rule::DETECT_BEFORE_SPAWN != 0;
+                    if self.has(Finale::DetectBeforeSpawn) && before {
                         self.detect(trace);
                     }
                     self.spawn(trace);
+                    if self.has(Finale::DetectBeforeSpawn) && !before {
+                        self.detect(trace);
+                    }
                     self.cont = Step::Roll;
                 }
                 Step::Roll => {

@@ -232,7 +232,7 @@ pub struct Campaign {
     /// In the finale, both map cards' moons are active (Adjusting Difficulty).
     pub both_moons: bool,
     /// The contested rules' readings: [`super::switches::rule`] bits (CONTENT.md).
-    pub rules: u8,
+    pub rules: u32,
     /// Whose moon is active in the finale: [`super::switches::moon`] (CONTENT.md, I26).
     pub moon: u8,
     /// Objective cards are used.
@@ -470,10 +470,13 @@ impl Rift {
     /// Water this turn: printed water plus flooding tiles of the current turn (FAQ, Map effects).
     pub fn water_now(&self) -> Bits {
         let mut w = self.water;
+        let lasting = self.campaign.rules & super::switches::rule::FLOOD_ONE_TURN == 0;
         for side in 0..2 {
             if let Some(s) = self.effect_side(side) {
                 for &(t, turn) in &s.flood {
-                    if turn == self.campaign_die {
+                    // The campaign die counts down: a tile floods on its turn only (I23), or
+                    // from its turn on with that reading flipped.
+                    if turn == self.campaign_die || (turn > self.campaign_die && lasting) {
                         w |= bit(side_tile(side, t));
                     }
                 }

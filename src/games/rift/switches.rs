@@ -10,33 +10,100 @@ use crate::game::{AxisValue, SetupError, SetupValues};
 pub mod rule {
     /// I11: a frozen or smoked monster skips its aimed attack (Status Tokens); off: it attacks
     /// "no matter what" (FAQ, Monster attacks).
-    pub const FROZEN_SKIP_ATTACK: u8 = 1;
+    pub const FROZEN_SKIP_ATTACK: u32 = 1;
     /// I1: detections go to the card right of the die's (FAQ Detect and Spawn, both examples);
     /// off: to the left (Detect step text).
-    pub const DETECT_RIGHT: u8 = 2;
+    pub const DETECT_RIGHT: u32 = 2;
     /// I15: damage on sand (desert) makes a smoke token; off: sand makes no token.
-    pub const SAND_SMOKE: u8 = 4;
+    pub const SAND_SMOKE: u32 = 4;
     /// I36: an R reward returns a ruin up to the game's ruins setting; off: up to 3 (Campaign
     /// "(max 3)").
-    pub const RUIN_REWARD_CAPPED: u8 = 8;
+    pub const RUIN_REWARD_CAPPED: u32 = 8;
     /// I37: a destroyed mech's pilot card alone loses its upgrade rows; off: the mech card's too.
-    pub const PILOT_ONLY_RESET: u8 = 16;
+    pub const PILOT_ONLY_RESET: u32 = 16;
+    /// I5: monsters aim at frozen monsters (Status Tokens, Frozen: "including monsters"); off:
+    /// only at mechs and buildings (FAQ Monster attacks: "not other monsters").
+    pub const FROZEN_MONSTERS_TARGETS: u32 = 32;
+    /// I6: rocks are targets only when no mech or building can be attacked from any column
+    /// (Status Tokens, Rock); off: rocks are targets like mechs and buildings.
+    pub const ROCKS_LAST: u32 = 64;
+    /// I9: walking monsters pass through other monsters (Units); off: other monsters block them
+    /// (the `rule_walk_through_monsters` switch: its flip moved greedy's win rate by 4.5 points).
+    pub const WALK_THROUGH_MONSTERS: u32 = 128;
+    /// I12: a frozen monster neither moves nor aims (Frozen: "cannot move or attack"); off: it
+    /// aims from where it stands without moving.
+    pub const FROZEN_NO_AIM: u32 = 256;
+    /// I19: fire and acid tokens on a tile attach to a unit pushed or spawned there too; off:
+    /// only to a unit that stops there by its own movement.
+    pub const TOKENS_ON_PUSH: u32 = 512;
+    /// I23: a flooding tile is water during its turn only (FAQ Map effects: "During all of turn
+    /// 3"); off: from its turn to the end of the game.
+    pub const FLOOD_ONE_TURN: u32 = 1024;
+    /// I24: the storm removes a unit whatever its shield or frozen token ("does not count as
+    /// damage"); off: a shield or frozen token protects the unit (the token is spent).
+    pub const STORM_IGNORES_SHIELD: u32 = 2048;
+    /// I27: a monster killed by an explosion explodes in turn (chains; FAQ Finale effects);
+    /// off: only monsters killed otherwise explode.
+    pub const EXPLODE_CHAIN: u32 = 4096;
+    /// I32: a throw may go in any of the four directions, toward the thrower too (FAQ Attack
+    /// directions); off: never toward the thrower.
+    pub const THROW_ANY_DIRECTION: u32 = 8192;
+    /// I25: with the detect-before-spawn finale, Detect runs right before Spawn (step 2);
+    /// off: right after it ("before step 3"), so detections spawn on the next turn.
+    pub const DETECT_BEFORE_SPAWN: u32 = 16384;
+    /// I14: an attack's status lands before its push/pull/throw (on the unit where it was
+    /// hit); off: after it (on the aimed tile, which the unit may have left).
+    pub const STATUS_BEFORE_PUSH: u32 = 32768;
     /// Every default reading.
-    pub const DEFAULT: u8 =
-        FROZEN_SKIP_ATTACK | DETECT_RIGHT | SAND_SMOKE | RUIN_REWARD_CAPPED | PILOT_ONLY_RESET;
-    /// The boolean switches: axis name, bit.
-    pub const AXES: [(&str, u8); 5] = [
+    pub const DEFAULT: u32 = FROZEN_SKIP_ATTACK
+        | DETECT_RIGHT
+        | SAND_SMOKE
+        | RUIN_REWARD_CAPPED
+        | PILOT_ONLY_RESET
+        | FROZEN_MONSTERS_TARGETS
+        | ROCKS_LAST
+        | WALK_THROUGH_MONSTERS
+        | FROZEN_NO_AIM
+        | TOKENS_ON_PUSH
+        | FLOOD_ONE_TURN
+        | STORM_IGNORES_SHIELD
+        | EXPLODE_CHAIN
+        | THROW_ANY_DIRECTION
+        | DETECT_BEFORE_SPAWN
+        | STATUS_BEFORE_PUSH;
+    /// The boolean switches (setup axes): axis name, bit.
+    pub const AXES: [(&str, u32); 6] = [
         ("rule_frozen_skip_attack", FROZEN_SKIP_ATTACK),
         ("rule_detect_right", DETECT_RIGHT),
         ("rule_sand_smoke", SAND_SMOKE),
         ("rule_ruin_reward_capped", RUIN_REWARD_CAPPED),
         ("rule_pilot_only_reset", PILOT_ONLY_RESET),
+        ("rule_walk_through_monsters", WALK_THROUGH_MONSTERS),
     ];
-    /// Names of the bits in the position format (the axis names without `rule_`).
-    pub fn name(bit: u8) -> &'static str {
+    /// Readings measured by `flip_rule` only (their flip moved greedy's win rate by less than
+    /// 2 points, CONTENT.md "Measured effect of each contested reading"): name, bit.
+    pub const MEASURED: [(&str, u32); 10] = [
+        ("frozen_monsters_targets", FROZEN_MONSTERS_TARGETS),
+        ("rocks_last", ROCKS_LAST),
+        ("frozen_no_aim", FROZEN_NO_AIM),
+        ("tokens_on_push", TOKENS_ON_PUSH),
+        ("flood_one_turn", FLOOD_ONE_TURN),
+        ("storm_ignores_shield", STORM_IGNORES_SHIELD),
+        ("explode_chain", EXPLODE_CHAIN),
+        ("throw_any_direction", THROW_ANY_DIRECTION),
+        ("detect_before_spawn", DETECT_BEFORE_SPAWN),
+        ("status_before_push", STATUS_BEFORE_PUSH),
+    ];
+    /// Every reading bit by name (without `rule_`): the switches, then the measured ones.
+    pub fn all() -> impl Iterator<Item = (&'static str, u32)> {
         AXES.iter()
-            .find(|(_, b)| *b == bit)
-            .map_or("?", |(n, _)| n.trim_start_matches("rule_"))
+            .map(|(n, b)| (n.trim_start_matches("rule_"), *b))
+            .chain(MEASURED.iter().copied())
+    }
+    /// Name of a bit in the position format (the axis name without `rule_`, or the measured
+    /// reading's name).
+    pub fn name(bit: u32) -> &'static str {
+        all().find(|(_, b)| *b == bit).map_or("?", |(n, _)| n)
     }
 }
 
@@ -56,7 +123,7 @@ pub mod moon {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Switches {
     /// Rule bits, [`rule::DEFAULT`] unless flipped.
-    pub rules: u8,
+    pub rules: u32,
     /// [`moon::LEFT`], [`moon::RIGHT`] or [`moon::RANDOM`].
     pub moon: u8,
 }
@@ -110,8 +177,9 @@ pub fn resolve(values: &SetupValues) -> Result<Switches, SetupError> {
 }
 
 /// The values of the `flip_rule` axis: `none`, each boolean switch by its name without `rule_`,
-/// and the two other finale moons.
-pub const FLIPS: [&str; 8] = [
+/// the two other finale moons, then the readings measured by this axis only
+/// ([`rule::MEASURED`]).
+pub const FLIPS: [&str; 19] = [
     "none",
     "frozen_skip_attack",
     "detect_right",
@@ -120,6 +188,17 @@ pub const FLIPS: [&str; 8] = [
     "pilot_only_reset",
     "finale_moon_right",
     "finale_moon_random",
+    "frozen_monsters_targets",
+    "rocks_last",
+    "walk_through_monsters",
+    "frozen_no_aim",
+    "tokens_on_push",
+    "flood_one_turn",
+    "storm_ignores_shield",
+    "explode_chain",
+    "throw_any_direction",
+    "detect_before_spawn",
+    "status_before_push",
 ];
 
 impl Switches {
@@ -134,10 +213,9 @@ impl Switches {
             "finale_moon_right" => self.moon = moon::RIGHT,
             "finale_moon_random" => self.moon = moon::RANDOM,
             _ => {
-                let bit = rule::AXES
-                    .iter()
-                    .find(|(n, _)| n.trim_start_matches("rule_") == name)
-                    .map(|(_, b)| *b)
+                let bit = rule::all()
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, b)| b)
                     .ok_or_else(|| {
                         SetupError(format!(
                             "setup 'flip_rule': unknown rule '{name}' (valid: {})",
