@@ -161,6 +161,17 @@ fn policies_play_every_game<G: Game>(setup: G::Setup) {
         let strategy = Strategy::named(name, &dir).unwrap_or_else(|e| panic!("{e}"));
         let mut policy = strategy.build::<G>().unwrap_or_else(|e| panic!("{e}"));
         let games = match strategy.kind {
+            // A search with more work per decision than mcts-3000's (iterations x rollout
+            // decisions x dice samples: the Gods' deep rollouts) plays 3 games, so the suite
+            // stays within its time; every other MCTS 20.
+            StrategyKind::Mcts { config, .. }
+                if u64::from(config.iterations)
+                    * u64::from(config.rollout_depth)
+                    * u64::from(config.rollout_samples)
+                    > 3000 * 6 =>
+            {
+                3
+            }
             StrategyKind::Mcts { .. } => 20,
             _ => 200,
         } * slow_factor();
