@@ -702,3 +702,29 @@ fn a_broken_content_file_is_refused_in_one_line_naming_file_entry_and_field() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+// ---------------------------------------------------------------------------------------------
+// The heuristic feature `engage` (not a rule: what the hero can still strike this turn)
+
+#[test]
+fn engage_counts_enemies_within_unused_speed_and_the_attack_reach() {
+    // A sword (Knight) strikes only its own location: the Goblin on Taproom (11), not the one
+    // on Cellar (12) next to it, until one step of speed is left.
+    let sword = |mv: u8| {
+        pos(&format!(
+            "hero name=Knight at=11 move={mv}\nvillagers ready=0\ndie 7 at=11 hp=1\ndie 8 at=12 hp=1"
+        ))
+    };
+    assert_eq!(sword(0).engage(), 1);
+    assert_eq!(sword(1).engage(), 2);
+    // A bow (Ranger) strikes adjacent locations only: Cellar, not its own Taproom.
+    let bow = pos("hero name=Ranger at=11\nvillagers ready=0\ndie 7 at=11 hp=1\ndie 8 at=12 hp=1");
+    assert_eq!(bow.engage(), 1);
+    // The Hidden Tunnels jump (Old Well 17 -> Mine Shaft 19) is one step.
+    let tunnel = |mv: u8| {
+        pos(&format!(
+            "hero name=Knight at=17 move={mv}\nvillagers ready=0\ndie 8 at=19 hp=1"
+        ))
+    };
+    assert_eq!((tunnel(0).engage(), tunnel(1).engage()), (0, 1));
+}

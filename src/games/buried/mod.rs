@@ -304,19 +304,20 @@ impl Buried {
         out[14] = self.engage() as f64;
     }
 
-    /// Enemies the hero can still strike this turn (feature `engage`): those within its
-    /// unused speed plus its attack's reach (bow 1, sword 0), counting a Hidden Tunnels jump
-    /// as one step (Movement; Attack Types). A one-ply player sees the worth of a Move that
-    /// brings a sword within reach before the Attack that needs it. 0 once the game is over.
+    /// Enemies the hero can still strike this turn (feature `engage`): those within its attack
+    /// type's reach (bow: adjacent; sword: its own location) of a location its unused speed
+    /// takes it to, a Hidden Tunnels jump costing one step (Movement; Attack Types). Meant to
+    /// let a one-ply player see the worth of a Move that brings a sword within reach before the
+    /// Attack that needs it (results/README.md: it did not help greedy, so no shipped strategy
+    /// weighs it). 0 once the game is over.
     pub fn engage(&self) -> u32 {
         if self.result != 0 {
             return 0;
         }
-        let steps = self.move_left + u8::from(self.hero_card().ranged);
-        let mut seen = bit(self.hero_at);
-        let mut frontier = seen;
+        let mut stand = bit(self.hero_at);
+        let mut frontier = stand;
         let [a, b] = self.tunnels;
-        for _ in 0..steps {
+        for _ in 0..self.move_left {
             let mut next = 0;
             for l in state::locs(frontier) {
                 next |= self.adj[l as usize];
@@ -328,13 +329,15 @@ impl Buried {
                     }
                 }
             }
-            frontier = next & !seen;
+            frontier = next & !stand;
             if frontier == 0 {
                 break;
             }
-            seen |= frontier;
+            stand |= frontier;
         }
-        (seen & self.enemy_locs()).count_ones()
+        let ranged = self.hero_card().ranged;
+        let reach = state::locs(stand).fold(0, |m, l| m | self.reach(l, ranged));
+        (reach & self.enemy_locs()).count_ones()
     }
 
     fn raw_features(&self, out: &mut [f64]) {

@@ -130,7 +130,9 @@ impl Buried {
         let mut out = [None; 9];
         for (p, o) in out.iter_mut().enumerate() {
             if p != 4 {
-                *o = Some(&c.villages[self.grid[p] as usize].sides[(self.flipped >> p & 1) as usize]);
+                *o = Some(
+                    &c.villages[self.grid[p] as usize].sides[(self.flipped >> p & 1) as usize],
+                );
             }
         }
         out
