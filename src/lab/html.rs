@@ -802,12 +802,15 @@ pub fn rewrite_page(dir: &Path) -> Result<Vec<PathBuf>, String> {
             dir.display()
         ));
     };
-    let (files, is_page_file): (Vec<(String, String)>, fn(&str) -> bool) = match kind {
-        FolderKind::Run => (page_files(&ReportView::from_folder(dir)?)?, is_page_file),
-        _ => (
-            vec![(PAGE.to_string(), folder_page_from_dir(kind, dir)?)],
-            |name: &str| name == PAGE,
-        ),
+    // A run's page is report.html and its charts; another kind's is report.html alone (its
+    // chart is the command's own file, kept).
+    let files = match kind {
+        FolderKind::Run => page_files(&ReportView::from_folder(dir)?)?,
+        _ => vec![(PAGE.to_string(), folder_page_from_dir(kind, dir)?)],
+    };
+    let is_page_file = |name: &str| match kind {
+        FolderKind::Run => is_page_file(name),
+        _ => name == PAGE,
     };
     // A file the marker lists but the folder lacks (a large games.csv left out of version
     // control) is dropped from the new marker: the page does not need it.
