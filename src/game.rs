@@ -181,15 +181,6 @@ impl Tracer for VecTrace {
     }
 }
 
-/// A game the lab can play: a small `Copy` state driven by player actions, with the rules' own
-/// opponent and all chance inside [`Game::apply`].
-///
-/// Invariants every implementation keeps (checked by the conformance suite in
-/// `tests/conformance.rs`):
-/// - [`legal_actions`](Game::legal_actions) is non-empty exactly when
-///   [`outcome`](Game::outcome) is `None`, and lists actions in a fixed, documented order;
-/// - a game reaches an outcome within [`MAX_DECISIONS`](Game::MAX_DECISIONS) player decisions;
-/// - `from_position(to_position(s)) == s`.
 /// How much of a strategy one gate workload plays ([`Game::GATE_WORKLOADS`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum GateSize {
@@ -209,6 +200,15 @@ impl fmt::Display for GateSize {
     }
 }
 
+/// A game the lab can play: a small `Copy` state driven by player actions, with the rules' own
+/// opponent and all chance inside [`Game::apply`].
+///
+/// Invariants every implementation keeps (checked by the conformance suite in
+/// `tests/conformance.rs`):
+/// - [`legal_actions`](Game::legal_actions) is non-empty exactly when
+///   [`outcome`](Game::outcome) is `None`, and lists actions in a fixed, documented order;
+/// - a game reaches an outcome within [`MAX_DECISIONS`](Game::MAX_DECISIONS) player decisions;
+/// - `from_position(to_position(s)) == s`.
 pub trait Game: Copy + Send + Sync + PartialEq + fmt::Debug + fmt::Display + 'static {
     /// One player decision (small, `Copy`).
     type Action: Copy + Eq + fmt::Debug + Send + Sync;
