@@ -1,6 +1,6 @@
 //! Records the commit sololab is built from, for `run.toml` and `--version`: the env var
 //! `SOLOLAB_BUILD_COMMIT` is the git commit hash of the source tree, with `-dirty` when
-//! tracked files have uncommitted changes, or `unknown` when the build is not in a git work
+//! the tracked files the build reads (sources, manifest, strategies) have uncommitted changes, or `unknown` when the build is not in a git work
 //! tree (a crate tarball) or git is not installed.
 
 use std::process::Command;
@@ -25,26 +25,34 @@ fn main() {
     let ours = top
         .as_deref()
         .is_some_and(|t| std::fs::canonicalize(t).ok() == std::fs::canonicalize(&dir).ok());
+    // The paths the build reads: "dirty" means one of them differs from the commit, so the
+    // stamp changes exactly when a rerun is triggered below.
+    const BUILT: [&str; 5] = ["build.rs", "Cargo.toml", "Cargo.lock", "src", "strategies"];
     let commit = match in_tree(&["rev-parse", "HEAD"]) {
         Some(hash) if ours && !hash.is_empty() => {
-            let dirty = in_tree(&["status", "--porcelain", "--untracked-files=no"])
-                .is_some_and(|s| !s.is_empty());
+            let mut status = vec!["status", "--porcelain", "--untracked-files=no", "--"];
+            status.extend_from_slice(&BUILT);
+            let dirty = in_tree(&status).is_some_and(|s| !s.is_empty());
             if dirty { format!("{hash}-dirty") } else { hash }
         }
         _ => "unknown".to_string(),
     };
     println!("cargo:rustc-env=SOLOLAB_BUILD_COMMIT={commit}");
-    // Rerun when the commit or the tracked sources change.
+    // Rerun when this work tree's commit changes: its own HEAD (a checkout, a detached commit)
+    // and the one branch ref HEAD names. Not the index (`git status` rewrites it) nor the refs
+    // of other work trees (their commits would rebuild this crate for nothing).
     if ours && let Some(git_dir) = in_tree(&["rev-parse", "--absolute-git-dir"]) {
         println!("cargo:rerun-if-changed={git_dir}/HEAD");
-        println!("cargo:rerun-if-changed={git_dir}/index");
-        if let Some(common) = in_tree(&["rev-parse", "--git-common-dir"]) {
+        if let (Some(common), Some(branch)) = (
+            in_tree(&["rev-parse", "--git-common-dir"]),
+            in_tree(&["symbolic-ref", "-q", "HEAD"]),
+        ) {
             let common = std::path::Path::new(&dir).join(common);
-            println!("cargo:rerun-if-changed={}/refs", common.display());
+            println!("cargo:rerun-if-changed={}/{branch}", common.display());
             println!("cargo:rerun-if-changed={}/packed-refs", common.display());
         }
     }
-    for path in ["build.rs", "Cargo.toml", "Cargo.lock", "src", "strategies"] {
+    for path in BUILT {
         println!("cargo:rerun-if-changed={path}");
     }
 }
