@@ -394,7 +394,7 @@ fn run_typed<G: Game>(experiment: Experiment, args: &RunArgs) -> Result<()> {
     };
     if !args.raw {
         let identity = lab::RunIdentity::new(&blank, shard);
-        let (causes, metrics) = (G::loss_causes().len(), G::metric_names().len());
+        let (causes, metrics) = (G::LOSS_CAUSES.len(), G::METRIC_NAMES.len());
         let mut work = lab::WorkArea::open(&out, identity, causes, metrics, args.resume)
             .map_err(anyhow::Error::msg)?;
         set_resume_hint(work.path());

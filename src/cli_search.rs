@@ -26,6 +26,39 @@ pub struct StrengthArgs {
     #[arg(long = "strength-seed", value_name = "SEED", requires = "strength",
           value_parser = clap::value_parser!(u64).range(0..=i64::MAX as u64))]
     pub strength_seed: Option<u64>,
+    /// A setup value of the strength games, KEY=VALUE as for `play --set` (default: the
+    /// game's default setup); repeatable. Recorded in the folder's run.toml.
+    #[arg(long = "strength-set", value_name = "KEY=VALUE", requires = "strength")]
+    pub strength_set: Vec<String>,
+}
+
+/// The strength folder's `run.toml`: the commit (`[run]`) and what was measured
+/// (`[experiment]`: name (the folder's), game, strategies, games, seed, setup pairs).
+fn strength_run_toml(
+    game: &str,
+    strategies: &[String],
+    games: u64,
+    seed: u64,
+    set: &[String],
+    out: &Path,
+) -> String {
+    let mut run = toml::Table::new();
+    run.insert("commit".into(), lab::BUILD_COMMIT.into());
+    let mut exp = toml::Table::new();
+    let name = out
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| format!("strength-{game}"));
+    exp.insert("name".into(), name.into());
+    exp.insert("game".into(), game.into());
+    exp.insert("strategies".into(), strategies.to_vec().into());
+    exp.insert("games".into(), (games.min(i64::MAX as u64) as i64).into());
+    exp.insert("seed".into(), (seed.min(i64::MAX as u64) as i64).into());
+    exp.insert("setup".into(), set.to_vec().into());
+    let mut doc = toml::Table::new();
+    doc.insert("run".into(), run.into());
+    doc.insert("experiment".into(), exp.into());
+    toml::to_string(&doc).unwrap_or_default()
 }
 
 /// `sololab bench --strength GAME`: `strategies` (default [`lab::STRENGTH_STRATEGIES`]),
@@ -56,6 +89,8 @@ pub fn strength_command(
         with_game!(kind, G => lab::policy_factory::<G>(name, dir).map(|_| ()))
             .map_err(|e| anyhow::anyhow!("{game}: {e}"))?;
     }
+    with_game!(kind, G => lab::setup_from_pairs::<G>(&args.strength_set).map(|_| ()))
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
     let out = args
         .strength_out
         .clone()
@@ -66,19 +101,30 @@ pub fn strength_command(
     for name in &strategies {
         eprintln!("measuring {game} {name} ({games} games)...");
         rows.push(lab::measure_strength(
-            kind, name, games, seed, threads, dir,
+            kind,
+            name,
+            games,
+            seed,
+            threads,
+            &args.strength_set,
+            dir,
         )?);
     }
     let csv = lab::strength_csv(&rows);
     let svg = lab::strength_svg(&rows).map_err(|e| anyhow::anyhow!("strength chart: {e}"))?;
     // The curve is a report folder like a run's: locked, staged and swapped in whole.
     // Its page (report.html) is the one `sololab report` rebuilds from these files.
-    let page = lab::folder_page_html(lab::FolderKind::Strength, &csv, &svg, None, &out)
+    let run = strength_run_toml(game, &strategies, games, seed, &args.strength_set, &out);
+    let page = lab::folder_page_html(lab::FolderKind::Strength, &csv, &svg, Some(&run), &out)
         .map_err(anyhow::Error::msg)?;
-    let mut dir = lab::ReportDir::open(&out, &["strength.csv", "strength.svg", lab::PAGE])
-        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut dir = lab::ReportDir::open(
+        &out,
+        &["strength.csv", "strength.svg", "run.toml", lab::PAGE],
+    )
+    .map_err(|e| anyhow::anyhow!("{e}"))?;
     dir.write("strength.csv", &csv)
         .and_then(|()| dir.write("strength.svg", &svg))
+        .and_then(|()| dir.write("run.toml", &run))
         .and_then(|()| dir.write(lab::PAGE, &page))
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     dir.commit().map_err(|e| anyhow::anyhow!("{e}"))?;

@@ -17,12 +17,12 @@ pub type GameRng = rand_pcg::Pcg64Mcg;
 
 /// How a finished game ended.
 ///
-/// `Lost` carries the index of its cause in [`Game::loss_causes`] (`0..loss_causes().len()`).
+/// `Lost` carries the index of its cause in [`Game::LOSS_CAUSES`] (`0..LOSS_CAUSES.len()`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
     /// The player won.
     Won,
-    /// The player lost; the value indexes [`Game::loss_causes`].
+    /// The player lost; the value indexes [`Game::LOSS_CAUSES`].
     Lost(u8),
 }
 
@@ -33,7 +33,7 @@ impl Outcome {
     }
 
     /// Decodes the one-byte result every game keeps in its state: `0` still running, `1` won,
-    /// `2 + k` lost by cause `k` (the index in [`Game::loss_causes`]); the inverse of
+    /// `2 + k` lost by cause `k` (the index in [`Game::LOSS_CAUSES`]); the inverse of
     /// [`Outcome::code`].
     #[inline]
     pub const fn from_code(code: u8) -> Option<Outcome> {
@@ -269,14 +269,14 @@ pub trait Game: Copy + Send + Sync + PartialEq + fmt::Debug + fmt::Display + 'st
     fn outcome(&self) -> Option<Outcome>;
     /// The names of the loss causes, indexed by [`Outcome::Lost`] (`snake_case`, used in
     /// report columns `lost_<cause>`).
-    fn loss_causes() -> &'static [&'static str];
+    const LOSS_CAUSES: &'static [&'static str];
 
     /// Names of the heuristic features (for greedy weights and the MCTS cut-off score).
-    fn feature_names() -> &'static [&'static str];
-    /// Writes the features into `out` (`out.len() == feature_names().len()`).
+    const FEATURE_NAMES: &'static [&'static str];
+    /// Writes the features into `out` (`out.len() == FEATURE_NAMES.len()`).
     fn features(&self, out: &mut [f64]);
     /// Names of the end-of-game metrics reported as means (with units in the name).
-    fn metric_names() -> &'static [&'static str];
+    const METRIC_NAMES: &'static [&'static str];
     /// Writes the metrics of a finished game into `out` (integers, so sums never depend on order).
     fn metrics(&self, out: &mut [i64]);
     /// Turns played so far (for `mean_turns`).

@@ -90,7 +90,7 @@ fn random_games_allocate_nothing_after_warm_up() {
                 }
                 let setup = G::resolve_setup(&values).unwrap();
                 let mut acts = Vec::with_capacity(1024);
-                let mut metrics = vec![0i64; G::metric_names().len()];
+                let mut metrics = vec![0i64; G::METRIC_NAMES.len()];
                 play_many::<G>(&setup, 0..200, &mut acts, &mut metrics);
                 let before = allocs();
                 COUNTING.with(|c| c.set(true));

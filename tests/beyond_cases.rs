@@ -394,7 +394,7 @@ fn br4_discard_down_never_takes_wounds_and_only_wounds_is_death() {
     play(&mut b, A::Discard { card: pg }, &mut t);
     play(&mut b, A::Discard { card: pg }, &mut t);
     assert_eq!(b.outcome(), Some(Outcome::Lost(0)));
-    assert_eq!(Beyond::loss_causes()[0], "hero_died");
+    assert_eq!(Beyond::LOSS_CAUSES[0], "hero_died");
 }
 
 #[test]
@@ -457,7 +457,7 @@ fn br5_attack(enemy: &str, wounds: &str, wound_discard: &str, fatigue: &str) -> 
 fn br5_no_wound_left_loses_and_a_wound_discard_is_reshuffled() {
     let (b, _) = br5_attack("Guard", "-", "-", "Fatigue:_Weary");
     assert_eq!(b.outcome(), Some(Outcome::Lost(1)));
-    assert_eq!(Beyond::loss_causes()[1], "wounds_exhausted");
+    assert_eq!(Beyond::LOSS_CAUSES[1], "wounds_exhausted");
     let (b, t) = br5_attack("Guard", "-", "Wound:_Sprain", "Fatigue:_Weary");
     assert_eq!(b.outcome(), None);
     assert!(traced(

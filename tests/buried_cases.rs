@@ -142,7 +142,7 @@ fn b2_a_fifth_marker_loses_at_once_village_overrun() {
     let mut b = pos("villagers ready=0\nmarkers at=1,2,3,4\ndie 7 at=1 hp=1");
     act(&mut b, A::EndTurn);
     assert_eq!(b.outcome(), Some(Outcome::Lost(2)));
-    assert_eq!(Buried::loss_causes()[2], "village_overrun");
+    assert_eq!(Buried::LOSS_CAUSES[2], "village_overrun");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -242,7 +242,7 @@ fn b4_the_hero_at_0_health_loses_hero_defeated() {
     ));
     run(&mut b);
     assert_eq!(b.outcome(), Some(Outcome::Lost(1)));
-    assert_eq!(Buried::loss_causes()[1], "hero_defeated");
+    assert_eq!(Buried::LOSS_CAUSES[1], "hero_defeated");
     // A wound to Speed at 1 loses too (wave 4's Bone Archer).
     let mut b = pos(&format!(
         "{ATTACK}\nwave number=4\nhero at=1 stats=4,3,2,1\ndie 1 at=11 hp=1"
@@ -526,7 +526,7 @@ fn b8_every_villager_fled_loses_villagers_fled() {
     ));
     run(&mut b);
     assert_eq!(b.outcome(), Some(Outcome::Lost(0)));
-    assert_eq!(Buried::loss_causes()[0], "villagers_fled");
+    assert_eq!(Buried::LOSS_CAUSES[0], "villagers_fled");
 }
 
 // ---------------------------------------------------------------------------------------------

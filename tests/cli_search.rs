@@ -144,3 +144,59 @@ fn strength_bench_writes_csv_and_svg() {
     assert_eq!(stderr(&o).trim_end().lines().count(), 1, "{}", stderr(&o));
     assert!(!bad.join("strength.csv").exists());
 }
+
+#[test]
+fn strength_bench_plays_the_set_setup_and_records_it_in_run_toml() {
+    let wins = |dir: &std::path::Path, set: &[&str]| {
+        let mut args = vec![
+            "bench",
+            "--strength",
+            "rift",
+            "--strategy",
+            "random",
+            "--games",
+            "40",
+            "--strength-out",
+            path(dir),
+        ];
+        for s in set {
+            args.extend(["--strength-set", s]);
+        }
+        let o = sololab(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let csv = std::fs::read_to_string(dir.join("strength.csv")).unwrap();
+        let row = csv.lines().nth(1).unwrap().to_string();
+        row.split(',').nth(3).unwrap().parse::<u64>().unwrap()
+    };
+    let default = temp_dir("strength-default");
+    let one_ruin = temp_dir("strength-one-ruin");
+    let (w3, w1) = (wins(&default, &[]), wins(&one_ruin, &["ruins=1"]));
+    // The same 40 random games with one ruin instead of three: fewer are won.
+    assert!(w1 < w3, "ruins=1 won {w1}, the default {w3}");
+    let run = std::fs::read_to_string(one_ruin.join("run.toml")).unwrap();
+    let run: toml::Table = toml::from_str(&run).unwrap();
+    let exp = run["experiment"].as_table().unwrap();
+    assert_eq!(exp["game"].as_str(), Some("rift"));
+    assert_eq!(exp["games"].as_integer(), Some(40));
+    assert_eq!(
+        exp["setup"].as_array().unwrap()[0].as_str(),
+        Some("ruins=1")
+    );
+    let page = std::fs::read_to_string(one_ruin.join("report.html")).unwrap();
+    assert!(page.contains("ruins=1") && page.contains("href=\"run.toml\""));
+    // A pair that is not a setup value of the game: one line, exit 2, nothing written.
+    let bad = temp_dir("strength-bad-set");
+    let o = sololab(&[
+        "bench",
+        "--strength",
+        "rift",
+        "--strength-set",
+        "nope=3",
+        "--strength-out",
+        path(&bad),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(stderr(&o).trim_end().lines().count(), 1, "{}", stderr(&o));
+    assert!(stderr(&o).contains("nope"), "{}", stderr(&o));
+    assert!(!bad.join("strength.csv").exists());
+}

@@ -9,7 +9,7 @@
 //! - no action offered is illegal: each one applies to a copy of the state without a panic;
 //! - a copy compares equal to its original, and `from_position(to_position(s)) == s` (and
 //!   writes the same text again) on states from the playouts;
-//! - a loss names a cause in `0..loss_causes().len()`;
+//! - a loss names a cause in `0..LOSS_CAUSES.len()`;
 //! - `features` and `metrics` write every slot of their declared lengths (`feature_names`,
 //!   `metric_names`) with finite numbers;
 //! - `determinize` leaves what the player sees (legal actions, outcome) as it was;
@@ -82,9 +82,9 @@ fn setups<G: Game>() -> Vec<(String, G::Setup)> {
 
 /// Checks `features` and `metrics` of `s`: every declared slot written, all finite.
 fn check_numbers<G: Game>(s: &G, at: &str) {
-    let mut f = vec![f64::NAN; G::feature_names().len()];
+    let mut f = vec![f64::NAN; G::FEATURE_NAMES.len()];
     s.features(&mut f);
-    for (name, v) in G::feature_names().iter().zip(&f) {
+    for (name, v) in G::FEATURE_NAMES.iter().zip(&f) {
         assert!(
             v.is_finite(),
             "{at}: feature '{name}' is {v} (not written?)"
@@ -124,14 +124,14 @@ fn playout<G: Game>(setup: &G::Setup, seed: u64, deep: bool, label: &str) -> Pla
         if let Some(outcome) = outcome {
             if let Outcome::Lost(cause) = outcome {
                 assert!(
-                    (cause as usize) < G::loss_causes().len(),
+                    (cause as usize) < G::LOSS_CAUSES.len(),
                     "{at}: loss cause {cause} of {}",
-                    G::loss_causes().len()
+                    G::LOSS_CAUSES.len()
                 );
             }
-            let mut m = vec![i64::MIN; G::metric_names().len()];
+            let mut m = vec![i64::MIN; G::METRIC_NAMES.len()];
             s.metrics(&mut m);
-            for (name, v) in G::metric_names().iter().zip(&m) {
+            for (name, v) in G::METRIC_NAMES.iter().zip(&m) {
                 assert_ne!(*v, i64::MIN, "{at}: metric '{name}' not written");
             }
             return Played {
@@ -185,10 +185,10 @@ fn conformance<G: Game>() {
             assert!(!list[..i].contains(n), "{}: {what} '{n}' twice", G::NAME);
         }
     };
-    names("loss cause", G::loss_causes());
-    names("feature", G::feature_names());
-    names("metric", G::metric_names());
-    assert!(!G::loss_causes().is_empty(), "{}: no loss causes", G::NAME);
+    names("loss cause", G::LOSS_CAUSES);
+    names("feature", G::FEATURE_NAMES);
+    names("metric", G::METRIC_NAMES);
+    assert!(!G::LOSS_CAUSES.is_empty(), "{}: no loss causes", G::NAME);
 
     for (label, setup) in setups::<G>() {
         let seeds = if label == "default" {

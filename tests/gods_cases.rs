@@ -327,7 +327,7 @@ fn g4_the_tenth_wound_card_slays_the_scoundrel() {
     let (l, t) = find(&g, GodsAction::End, |_, t| t.contains(": weak hit"));
     assert_eq!(l.wounds_drawn, 10, "{t}");
     assert_eq!(l.outcome(), Some(Outcome::Lost(0)));
-    assert_eq!(Gods::loss_causes()[0], "scoundrel_slain");
+    assert_eq!(Gods::LOSS_CAUSES[0], "scoundrel_slain");
     assert!(legal(&l).is_empty());
 }
 
@@ -715,7 +715,7 @@ fn the_witch_curses_summons_and_her_ritual_ends_the_game() {
     );
     let (h, t) = find(&g, GodsAction::End, |h, _| h.wounds_drawn < 10);
     assert_eq!(h.outcome(), Some(Outcome::Lost(2)), "{t}");
-    assert_eq!(Gods::loss_causes()[2], "ritual_completed");
+    assert_eq!(Gods::LOSS_CAUSES[2], "ritual_completed");
     // Slaying the witch wins, the guards still standing.
     let g = at(
         "witch_coven",
@@ -750,7 +750,7 @@ fn reaching_the_relic_wins_the_sentries_and_time_runs_out_elsewhere() {
     );
     let (h, _) = find(&g, GodsAction::End, |h, _| h.wounds_drawn == 0);
     assert_eq!(h.outcome(), Some(Outcome::Lost(1)));
-    assert_eq!(Gods::loss_causes()[1], "time_ran_out");
+    assert_eq!(Gods::LOSS_CAUSES[1], "time_ran_out");
 }
 
 #[test]

@@ -180,7 +180,7 @@ fn policies_play_every_game<G: Game>(setup: G::Setup) {
             let (outcome, n) = play::<G>(&setup, policy.as_mut(), name, 41, index, &mut legal);
             if let Outcome::Lost(cause) = outcome {
                 assert!(
-                    (cause as usize) < G::loss_causes().len(),
+                    (cause as usize) < G::LOSS_CAUSES.len(),
                     "{name}: cause {cause}"
                 );
             }

@@ -519,8 +519,8 @@ fn no_axis_column_collides_with_a_fixed_column() {
         let (summary, games) = with_game!(kind, G => {
             let axes: Vec<String> =
                 <G as sololab::Game>::axes().iter().map(|a| a.name.to_string()).collect();
-            let causes = <G as sololab::Game>::loss_causes();
-            let metrics = <G as sololab::Game>::metric_names();
+            let causes = <G as sololab::Game>::LOSS_CAUSES;
+            let metrics = <G as sololab::Game>::METRIC_NAMES;
             (
                 lab::summary_columns(&axes, causes, metrics),
                 lab::games_columns(&axes, causes, metrics),

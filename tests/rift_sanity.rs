@@ -25,8 +25,8 @@ fn greedy_games(s: &RiftSetup, n: u64) -> (u64, i64, i64) {
     let strategy = Strategy::named("greedy", Path::new("strategies")).unwrap();
     let mut policy = strategy.build::<Rift>().unwrap();
     let mut legal = Vec::new();
-    let mut metrics = vec![0i64; Rift::metric_names().len()];
-    let won_idx = Rift::metric_names()
+    let mut metrics = vec![0i64; Rift::METRIC_NAMES.len()];
+    let won_idx = Rift::METRIC_NAMES
         .iter()
         .position(|m| *m == "games_won")
         .unwrap();

@@ -145,7 +145,7 @@ fn run_experiment_hands_every_game_its_streams_on_two_threads() {
     let rows = report.rows.as_ref().expect("raw rows");
     assert_eq!(rows.len(), games as usize);
     let mut wins = 0;
-    let mut metrics = vec![0i64; Rift::metric_names().len()];
+    let mut metrics = vec![0i64; Rift::METRIC_NAMES.len()];
     for row in rows {
         let g = replay(&setup, seed, row.index, &log[&row.index]);
         assert_eq!(g.outcome(), Some(row.outcome), "game {}", row.index);

@@ -104,19 +104,13 @@ impl Game for Race {
             None
         }
     }
-    fn loss_causes() -> &'static [&'static str] {
-        &["out_of_time"]
-    }
-    fn feature_names() -> &'static [&'static str] {
-        &["position", "turns_left"]
-    }
+    const LOSS_CAUSES: &'static [&'static str] = &["out_of_time"];
+    const FEATURE_NAMES: &'static [&'static str] = &["position", "turns_left"];
     fn features(&self, out: &mut [f64]) {
         out[0] = self.position as f64;
         out[1] = (TURNS - self.turn) as f64;
     }
-    fn metric_names() -> &'static [&'static str] {
-        &["final_position"]
-    }
+    const METRIC_NAMES: &'static [&'static str] = &["final_position"];
     fn metrics(&self, out: &mut [i64]) {
         out[0] = self.position as i64;
     }

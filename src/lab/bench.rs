@@ -90,19 +90,13 @@ impl<G: Game> Game for Counted<G> {
     fn outcome(&self) -> Option<Outcome> {
         self.0.outcome()
     }
-    fn loss_causes() -> &'static [&'static str] {
-        G::loss_causes()
-    }
-    fn feature_names() -> &'static [&'static str] {
-        G::feature_names()
-    }
+    const LOSS_CAUSES: &'static [&'static str] = G::LOSS_CAUSES;
+    const FEATURE_NAMES: &'static [&'static str] = G::FEATURE_NAMES;
     #[inline]
     fn features(&self, out: &mut [f64]) {
         self.0.features(out);
     }
-    fn metric_names() -> &'static [&'static str] {
-        G::metric_names()
-    }
+    const METRIC_NAMES: &'static [&'static str] = G::METRIC_NAMES;
     fn metrics(&self, out: &mut [i64]) {
         self.0.metrics(out);
     }

@@ -25,7 +25,7 @@ use crate::with_game;
 /// its game.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Playouts {
-    /// The game's feature names ([`Game::feature_names`]).
+    /// The game's feature names ([`Game::FEATURE_NAMES`]).
     pub names: &'static [&'static str],
     /// Row-major features, `names.len()` per row.
     pub rows: Vec<f64>,
@@ -65,7 +65,7 @@ fn collect_typed<G: Game>(
     dir: &Path,
 ) -> Result<Playouts, ExperimentError> {
     let (factory, setup) = default_setup_and_factory::<G>(strategy, dir)?;
-    let n = G::feature_names().len();
+    let n = G::FEATURE_NAMES.len();
     let per_game: Vec<(bool, Vec<f64>)> = pool(threads)?.install(|| {
         (0..games)
             .into_par_iter()
@@ -93,7 +93,7 @@ fn collect_typed<G: Game>(
             .collect()
     });
     let mut out = Playouts {
-        names: G::feature_names(),
+        names: G::FEATURE_NAMES,
         rows: Vec::new(),
         won: Vec::new(),
         games,

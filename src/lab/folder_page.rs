@@ -62,7 +62,8 @@ impl FolderKind {
         }
     }
 
-    /// Whether the folder has a `run.toml` (every kind but a strength curve).
+    /// Whether the folder must have a `run.toml` (every kind but a strength curve, whose
+    /// `run.toml` is optional: curves measured before it was written have none).
     pub fn has_run_toml(self) -> bool {
         self != FolderKind::Strength
     }
@@ -167,7 +168,7 @@ pub fn folder_page_html(
          <a href=\"{data}\">{data}</a>{}.</p>\n",
         escape(&title),
         escape(&game),
-        if kind.has_run_toml() {
+        if run_toml.is_some() {
             "; how it was made is in <a href=\"run.toml\">run.toml</a>"
         } else {
             ""
@@ -360,7 +361,7 @@ pub fn folder_page_from_dir(kind: FolderKind, dir: &Path) -> Result<String, Stri
     };
     let csv = read(kind.data_file())?;
     let svg = read(kind.chart_file().unwrap_or_default())?;
-    let run = if kind.has_run_toml() {
+    let run = if kind.has_run_toml() || dir.join("run.toml").is_file() {
         Some(read("run.toml")?)
     } else {
         None

@@ -108,8 +108,8 @@ pub fn merge_partials(dirs: &[PathBuf]) -> Result<Merged, String> {
     let kind = GameKind::from_name(&identity.game).map_err(|e| format!("{shown}: {e}"))?;
     let (game, causes, metrics) = crate::with_game!(kind, G => (
         G::NAME,
-        G::loss_causes().to_vec(),
-        G::metric_names().to_vec(),
+        G::LOSS_CAUSES.to_vec(),
+        G::METRIC_NAMES.to_vec(),
     ));
     let cells = expand_cells(&experiment);
     let mut totals = vec![Totals::new(causes.len(), metrics.len()); cells.len()];

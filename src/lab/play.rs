@@ -162,7 +162,7 @@ pub fn play_traced<G: Game>(
         Outcome::Won => format!("outcome: won after {} turns", state.turns()),
         Outcome::Lost(cause) => format!(
             "outcome: lost ({}) after {} turns",
-            G::loss_causes()[cause as usize],
+            G::LOSS_CAUSES[cause as usize],
             state.turns()
         ),
     });

@@ -26,7 +26,7 @@ pub struct Totals {
     pub wins: u64,
     /// Sum of [`Game::turns`](crate::Game::turns) over the games.
     pub turns: u64,
-    /// Games lost, per cause (indexed like [`Game::loss_causes`](crate::Game::loss_causes)).
+    /// Games lost, per cause (indexed like [`Game::LOSS_CAUSES`](crate::Game::LOSS_CAUSES)).
     pub lost: Vec<u64>,
     /// Sums of [`Game::metrics`](crate::Game::metrics), per metric.
     pub metrics: Vec<i64>,

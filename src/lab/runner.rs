@@ -257,7 +257,7 @@ pub fn run_experiment_with_progress<G: Game>(
 /// A report of `plan` with every cell's totals zero: the cells, axes and columns a run of the
 /// plan will report (for [`GamesCsv::new`] before the run).
 pub fn blank_report<G: Game>(plan: &Plan<G>) -> Report {
-    let (causes, metrics) = (G::loss_causes().len(), G::metric_names().len());
+    let (causes, metrics) = (G::LOSS_CAUSES.len(), G::METRIC_NAMES.len());
     Report {
         experiment: plan.experiment.clone(),
         game: G::NAME,
@@ -267,8 +267,8 @@ pub fn blank_report<G: Game>(plan: &Plan<G>) -> Report {
             .iter()
             .map(|s| (s.name.clone(), s.definition.clone()))
             .collect(),
-        loss_causes: G::loss_causes().to_vec(),
-        metric_names: G::metric_names().to_vec(),
+        loss_causes: G::LOSS_CAUSES.to_vec(),
+        metric_names: G::METRIC_NAMES.to_vec(),
         cells: plan
             .cells
             .iter()
@@ -334,7 +334,7 @@ fn try_run_raw<G: Game>(
     let pool_threads = pool.current_num_threads();
     let seed = plan.experiment.seed;
     let total = plan.total_games();
-    let (causes, metric_count) = (G::loss_causes().len(), G::metric_names().len());
+    let (causes, metric_count) = (G::LOSS_CAUSES.len(), G::METRIC_NAMES.len());
     let cells = plan.cells.len();
     let games = plan.experiment.games;
     let done = AtomicU64::new(0);
@@ -648,7 +648,7 @@ pub fn try_run_shard<G: Game>(
     )?;
     let pool_threads = pool.current_num_threads();
     let seed = e.seed;
-    let (causes, metric_count) = (G::loss_causes().len(), G::metric_names().len());
+    let (causes, metric_count) = (G::LOSS_CAUSES.len(), G::METRIC_NAMES.len());
     let cells = plan.cells.len();
     let cap = shard.games_of(e.games_cap());
     let total = cap * cells as u64;
@@ -731,7 +731,7 @@ fn play_chunk<G: Game>(
     to: u64,
     done: &AtomicU64,
 ) -> Chunk {
-    let (causes, metric_count) = (G::loss_causes().len(), G::metric_names().len());
+    let (causes, metric_count) = (G::LOSS_CAUSES.len(), G::METRIC_NAMES.len());
     let na = active.len();
     let len = (to - from) as usize;
     let words = len.div_ceil(64);

@@ -2,7 +2,8 @@
 //! win rate and the CPU time it spends, on the same seeded games, so the lab can say how good
 //! a player it fields per second of compute.
 //!
-//! Every strategy plays games `0..games` of one seed on the game's default setup (common
+//! Every strategy plays games `0..games` of one seed on the game's default setup, or on the
+//! setup values given as `KEY=VALUE` pairs (`--strength-set`, as `play --set`) (common
 //! random numbers: game `i` is the same deal and the same dice stream for every strategy).
 //! Time is the CPU time of the thread that plays each game (`CLOCK_THREAD_CPUTIME_ID`), summed
 //! over games, so a busy machine or the thread count does not change it much, and wins do not
@@ -82,12 +83,13 @@ pub fn thread_cpu_seconds() -> f64 {
 }
 
 /// Measures `strategy` on game `kind`'s default setup: games `0..games` of `seed`, on
-/// `threads` worker threads (`0`: one per core). Strategies are looked up in `dir`, then
-/// among the shipped ones.
+/// `threads` worker threads (`0`: one per core), on the setup `set` (`KEY=VALUE` pairs as
+/// `play --set` reads them; empty: the default setup). Strategies are looked up in `dir`,
+/// then among the shipped ones.
 ///
 /// # Errors
-/// When the strategy does not exist or does not build for the game (checked before any game
-/// is played).
+/// When the strategy does not exist or does not build for the game, or a pair of `set` is
+/// not a setup value of the game (checked before any game is played).
 ///
 /// # Panics
 /// When a game does not end within [`Game::MAX_DECISIONS`] (a bug in the game).
@@ -97,9 +99,10 @@ pub fn measure_strength(
     games: u64,
     seed: u64,
     threads: usize,
+    set: &[String],
     dir: &Path,
 ) -> Result<StrengthRow, ExperimentError> {
-    with_game!(kind, G => strength_typed::<G>(strategy, games, seed, threads, dir))
+    with_game!(kind, G => strength_typed::<G>(strategy, games, seed, threads, set, dir))
 }
 
 fn strength_typed<G: Game>(
@@ -107,9 +110,15 @@ fn strength_typed<G: Game>(
     games: u64,
     seed: u64,
     threads: usize,
+    set: &[String],
     dir: &Path,
 ) -> Result<StrengthRow, ExperimentError> {
     let (factory, setup) = default_setup_and_factory::<G>(strategy, dir)?;
+    let setup = if set.is_empty() {
+        setup
+    } else {
+        super::play::setup_from_pairs::<G>(set)?
+    };
     let (wins, decisions, nanos) = pool(threads)?.install(|| {
         (0..games)
             .into_par_iter()

@@ -19,7 +19,7 @@ use super::Policy;
 pub const WIN_BONUS: f64 = 1e9;
 
 /// The weighted feature score shared by greedy and MCTS: weights indexed like
-/// [`Game::feature_names`] and a reusable feature buffer.
+/// [`Game::FEATURE_NAMES`] and a reusable feature buffer.
 #[derive(Clone, Debug)]
 pub(crate) struct Heuristic {
     weights: Vec<f64>,
@@ -28,9 +28,9 @@ pub(crate) struct Heuristic {
 
 impl Heuristic {
     /// # Panics
-    /// Panics when `weights.len() != G::feature_names().len()`.
+    /// Panics when `weights.len() != G::FEATURE_NAMES.len()`.
     pub(crate) fn new<G: Game>(weights: Vec<f64>) -> Self {
-        let n = G::feature_names().len();
+        let n = G::FEATURE_NAMES.len();
         assert_eq!(
             weights.len(),
             n,
@@ -96,11 +96,11 @@ pub struct GreedyPolicy<G: Game> {
 }
 
 impl<G: Game> GreedyPolicy<G> {
-    /// A greedy policy with `weights` indexed like [`Game::feature_names`] and `samples`
+    /// A greedy policy with `weights` indexed like [`Game::FEATURE_NAMES`] and `samples`
     /// chance samples per candidate.
     ///
     /// # Panics
-    /// Panics when `weights.len() != G::feature_names().len()` or `samples == 0`.
+    /// Panics when `weights.len() != G::FEATURE_NAMES.len()` or `samples == 0`.
     pub fn new(weights: Vec<f64>, samples: u32) -> Self {
         assert!(samples >= 1, "GreedyPolicy needs at least one sample");
         GreedyPolicy {
@@ -319,18 +319,12 @@ pub(crate) mod tests {
         fn outcome(&self) -> Option<Outcome> {
             self.done.then_some(Outcome::Won)
         }
-        fn loss_causes() -> &'static [&'static str] {
-            &[]
-        }
-        fn feature_names() -> &'static [&'static str] {
-            &["score"]
-        }
+        const LOSS_CAUSES: &'static [&'static str] = &[];
+        const FEATURE_NAMES: &'static [&'static str] = &["score"];
         fn features(&self, out: &mut [f64]) {
             out[0] = self.score as f64;
         }
-        fn metric_names() -> &'static [&'static str] {
-            &[]
-        }
+        const METRIC_NAMES: &'static [&'static str] = &[];
         fn metrics(&self, _: &mut [i64]) {}
         fn turns(&self) -> u32 {
             0

@@ -184,13 +184,13 @@ pub struct MctsPolicy<G: Game> {
 const LN_TABLE_MAX: u32 = 1 << 16;
 
 impl<G: Game> MctsPolicy<G> {
-    /// An MCTS policy with `weights` indexed like [`Game::feature_names`] (for the cut-off
+    /// An MCTS policy with `weights` indexed like [`Game::FEATURE_NAMES`] (for the cut-off
     /// value and greedy rollouts).
     ///
     /// # Panics
     /// Panics when `config` is out of range (`iterations` not in `1..=MAX_ITERATIONS`,
     /// `exploration` negative or not finite, `rollout_depth == 0`) or when
-    /// `weights.len() != G::feature_names().len()`.
+    /// `weights.len() != G::FEATURE_NAMES.len()`.
     pub fn new(config: MctsConfig, weights: Vec<f64>) -> Self {
         assert!(
             (1..=MAX_ITERATIONS).contains(&config.iterations),

@@ -339,7 +339,7 @@ impl Strategy {
     /// For greedy and mcts: [`MissingKey`](StrategyErrorKind::MissingKey) `weights.<game>`
     /// when the file has no weight table for `G`, and
     /// [`UnknownFeature`](StrategyErrorKind::UnknownFeature) `weights.<game>.<feature>` for a
-    /// name not in [`Game::feature_names`].
+    /// name not in [`Game::FEATURE_NAMES`].
     pub fn build<G: Game>(&self) -> Result<Box<dyn Policy<G>>, StrategyError> {
         Ok(match &self.kind {
             StrategyKind::Random => Box::new(RandomPolicy),
@@ -354,7 +354,7 @@ impl Strategy {
         })
     }
 
-    /// `G`'s weights from `weights`, indexed like [`Game::feature_names`] (absent ones 0).
+    /// `G`'s weights from `weights`, indexed like [`Game::FEATURE_NAMES`] (absent ones 0).
     fn weights_for<G: Game>(&self, weights: &Weights) -> Result<Vec<f64>, StrategyError> {
         let error = |kind: StrategyErrorKind| StrategyError {
             origin: self.origin.clone(),
@@ -367,7 +367,7 @@ impl Strategy {
                 needed_by: format!("game {}", G::NAME),
             })
         })?;
-        let names = G::feature_names();
+        let names = G::FEATURE_NAMES;
         let mut out = vec![0.0; names.len()];
         for (feature, &w) in table {
             let i = names.iter().position(|n| n == feature).ok_or_else(|| {

@@ -432,18 +432,12 @@ impl Game for Gods {
     fn outcome(&self) -> Option<Outcome> {
         Outcome::from_code(self.result)
     }
-    fn loss_causes() -> &'static [&'static str] {
-        &LOSS_CAUSES
-    }
-    fn feature_names() -> &'static [&'static str] {
-        &FEATURES
-    }
+    const LOSS_CAUSES: &'static [&'static str] = &LOSS_CAUSES;
+    const FEATURE_NAMES: &'static [&'static str] = &FEATURES;
     fn features(&self, out: &mut [f64]) {
         self.feature_values(out);
     }
-    fn metric_names() -> &'static [&'static str] {
-        &METRICS
-    }
+    const METRIC_NAMES: &'static [&'static str] = &METRICS;
     fn metrics(&self, out: &mut [i64]) {
         let t = &self.tally;
         out[0] = (self.result == 1) as i64;
