@@ -4,11 +4,13 @@
 //! through the position format (or a content value through the public API) and checks the
 //! value the rule gives.
 
-use sololab::Game;
 use sololab::games::rift::Rift;
 use sololab::games::rift::actions::aims;
 use sololab::games::rift::board::parse_coord;
 use sololab::games::rift::content::{Attack, Move, Shape, SideHit};
+use sololab::games::rift::rules::Hit;
+use sololab::games::rift::state::st;
+use sololab::{Game, NoTrace};
 
 /// Builds a position: the header and defaults, then the case's own lines.
 fn position(lines: &str) -> Rift {
@@ -73,4 +75,62 @@ fn a_self_attack_has_one_aim_and_each_shape_its_own_distances() {
         aims_of(&r, &plain(Shape::Line), "(2,3)"),
         [(0, 2), (1, 4), (2, 3), (3, 1)]
     );
+}
+
+#[test]
+fn a_shield_or_frozen_token_takes_the_damage_and_only_it_is_spent() {
+    // Status Tokens, Shield and Frozen: the token prevents the damage and is removed; the
+    // unit's other tokens stay. A shielded mech with fire, a shielded monster, a frozen monster
+    // with acid: each takes 2 attack damage.
+    let mut r = position(&format!(
+        "clock phase=actions\n\
+         mech A tile=(1,1) hp=3 max_hp=3 status=fire,shield\n\
+         monster 1 at=map card=1 place=0 alpha=0 tile=(3,4) hp=2 status=shield\n\
+         monster 2 at=map card=2 place=0 alpha=0 tile=(5,4) hp=2 status=frozen,acid\n\
+         {EMPTY_BOARD}"
+    ));
+    for tile in ["(1,1)", "(3,4)", "(5,4)"] {
+        r.damage(t(tile), 2, Hit::Attack, &mut NoTrace);
+    }
+    assert_eq!((r.mechs[0].hp, r.mechs[0].status), (3, st::FIRE));
+    assert_eq!((r.monsters[0].hp, r.monsters[0].status), (2, 0));
+    assert_eq!((r.monsters[1].hp, r.monsters[1].status), (2, st::ACID));
+    // The next hits land (acid adds 1 to attack damage).
+    r.damage(t("(3,4)"), 1, Hit::Attack, &mut NoTrace);
+    r.damage(t("(5,4)"), 1, Hit::Attack, &mut NoTrace);
+    assert_eq!((r.monsters[0].hp, r.monsters[1].hp), (1, 0));
+    // The game's tally counts the HP the monsters lost: 1 + 2, nothing for the spent tokens.
+    assert_eq!(r.tally.monster_damage, 3);
+}
+
+#[test]
+fn a_shielded_or_frozen_building_spends_its_token_and_the_next_hit_ruins_it() {
+    // Status Tokens (FAQ Buildings: shield and frozen go on buildings): the token prevents the
+    // damage and is removed, the building's alone; a building without one is ruined and takes a
+    // ruin from the supply. The tally counts ruined buildings by map card (columns 1-3, 4-6).
+    let mut r = position(
+        "clock phase=actions ruins=3\n\
+         mech A tile=(1,1) hp=3 max_hp=3\n\
+         tokens shield_buildings=(2,2)(5,2) frozen_buildings=(3,5)\n\
+         terrain\n......\n.B..B.\n......\n......\n..B...\n......\n",
+    );
+    let all = r.buildings;
+    let bit = |s: &str| 1u64 << t(s);
+    r.damage(t("(2,2)"), 1, Hit::Attack, &mut NoTrace);
+    assert_eq!(r.shield_b, bit("(5,2)"), "only (2,2)'s shield is spent");
+    r.damage(t("(3,5)"), 1, Hit::Attack, &mut NoTrace);
+    assert_eq!(r.frozen_b, 0, "the frozen token is spent");
+    assert_eq!(
+        (r.buildings, r.ruins),
+        (all, 3),
+        "no building is ruined yet"
+    );
+    r.damage(t("(2,2)"), 1, Hit::Attack, &mut NoTrace);
+    assert_eq!(r.buildings, all & !bit("(2,2)"));
+    assert_eq!((r.ruins, r.tally.ruined), (2, [1, 0]));
+    r.damage(t("(5,2)"), 1, Hit::Attack, &mut NoTrace);
+    assert_eq!((r.shield_b, r.buildings.count_ones(), r.ruins), (0, 2, 2));
+    r.damage(t("(5,2)"), 1, Hit::Bump, &mut NoTrace);
+    assert_eq!((r.ruins, r.tally.ruined), (1, [1, 1]));
+    assert_eq!(r.buildings, bit("(3,5)"));
 }
