@@ -4,13 +4,13 @@
 //! through the position format (or a content value through the public API) and checks the
 //! value the rule gives.
 
-use sololab::games::rift::Rift;
 use sololab::games::rift::actions::aims;
 use sololab::games::rift::board::parse_coord;
-use sololab::games::rift::content::{Attack, Move, Shape, SideHit};
+use sololab::games::rift::content::{Attack, Move, Shape, SideHit, Status};
 use sololab::games::rift::rules::Hit;
-use sololab::games::rift::state::st;
-use sololab::{Game, NoTrace};
+use sololab::games::rift::state::{Phase, st};
+use sololab::games::rift::{Rift, RiftAction};
+use sololab::{Game, GameRng, NoTrace};
 
 /// Builds a position: the header and defaults, then the case's own lines.
 fn position(lines: &str) -> Rift {
@@ -133,4 +133,51 @@ fn a_shielded_or_frozen_building_spends_its_token_and_the_next_hit_ruins_it() {
     r.damage(t("(5,2)"), 1, Hit::Bump, &mut NoTrace);
     assert_eq!((r.ruins, r.tally.ruined), (1, [1, 1]));
     assert_eq!(r.buildings, bit("(3,5)"));
+}
+
+#[test]
+fn only_the_token_that_overfills_the_supply_is_kept_out_of_the_choice() {
+    // Status Tokens: "free up a status token by removing one from play" (CONTENT.md I16): the
+    // choice opens only when a token is wanted and none is left, and the player chooses among
+    // the tokens in play before it. Two fires lie on tiles; one fire more (the supply's last)
+    // asks nothing; the next asks, and the earlier fire is among the candidates.
+    let mut r = position(
+        "clock phase=actions\n\
+         mech A tile=(1,1) hp=3 max_hp=3\n\
+         monster 1 at=map card=1 place=0 alpha=0 tile=(1,3)\n\
+         monster 2 at=map card=2 place=0 alpha=0 tile=(2,3)\n\
+         tokens fire=(5,5)(6,6)\n",
+    );
+    let mut rng = <GameRng as rand::SeedableRng>::seed_from_u64(1);
+    r.add_status(t("(1,3)"), Status::Fire, &mut NoTrace);
+    assert_eq!(r.tokens_in_play(Status::Fire), 3);
+    let mut after_third = r;
+    after_third.run_steps(&mut rng, &mut NoTrace);
+    assert_eq!(
+        after_third.phase,
+        Phase::Actions,
+        "the supply had a third token"
+    );
+    assert_eq!(after_third.keep, 0);
+    r.add_status(t("(2,3)"), Status::Fire, &mut NoTrace);
+    r.run_steps(&mut rng, &mut NoTrace);
+    assert_eq!(r.phase, Phase::Choice);
+    let mut legal = Vec::new();
+    r.legal_actions(&mut legal);
+    let offered: Vec<(u8, Status)> = legal
+        .iter()
+        .map(|a| match *a {
+            RiftAction::FreeToken { tile, token } => (tile, token),
+            other => panic!("not a token choice: {other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        offered,
+        [
+            (t("(1,3)"), Status::Fire),
+            (t("(5,5)"), Status::Fire),
+            (t("(6,6)"), Status::Fire)
+        ],
+        "every fire in play but the one that overfilled the supply"
+    );
 }
