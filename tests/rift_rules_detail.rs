@@ -6,7 +6,7 @@
 
 use sololab::games::rift::actions::aims;
 use sololab::games::rift::board::parse_coord;
-use sololab::games::rift::content::{Attack, Move, Shape, SideHit, Status};
+use sololab::games::rift::content::{Attack, Dir, Move, Shape, SideHit, Status};
 use sololab::games::rift::rules::Hit;
 use sololab::games::rift::state::{Phase, st};
 use sololab::games::rift::{Rift, RiftAction};
@@ -180,4 +180,41 @@ fn only_the_token_that_overfills_the_supply_is_kept_out_of_the_choice() {
         ],
         "every fire in play but the one that overfilled the supply"
     );
+}
+
+#[test]
+fn a_frozen_unit_pushed_onto_fire_conflicts_and_only_there() {
+    // Status Tokens (CONTENT.md I17): fire and frozen are two sides of one token; a frozen
+    // unit brought onto a fire token waits for the player's choice. A frozen monster beside a
+    // fire, a shielded monster beside an acid, and units standing on a fire or an acid they do
+    // not hold (pushed there with I19 flipped) conflict with nothing; pushed onto the fire, the frozen monster does.
+    let mut r = position(&format!(
+        "clock phase=actions\n\
+         mech A tile=(1,1) hp=3 max_hp=3\n\
+         mech B tile=(4,5) hp=3 max_hp=3\n\
+         monster 1 at=map card=1 place=0 alpha=0 tile=(3,3) status=frozen\n\
+         monster 2 at=map card=2 place=0 alpha=0 tile=(3,5) status=shield\n\
+         monster 3 at=map card=3 place=0 alpha=0 tile=(6,6)\n\
+         tokens fire=(4,3)(6,6) acid=(4,5)\n{EMPTY_BOARD}"
+    ));
+    assert_eq!(r.conflict_at(), None);
+    r.push(t("(3,3)"), Dir::East, &mut NoTrace);
+    assert_eq!(r.monsters[0].tile, t("(4,3)"));
+    assert_eq!(r.conflict_at(), Some((t("(4,3)"), Status::Fire)));
+    let mut rng = <GameRng as rand::SeedableRng>::seed_from_u64(1);
+    r.run_steps(&mut rng, &mut NoTrace);
+    assert_eq!(r.phase, Phase::Choice);
+    // Keeping the frozen token discards the fire: nothing conflicts any more.
+    r.apply(
+        RiftAction::RemoveConflicting {
+            tile: t("(4,3)"),
+            attached: false,
+        },
+        &mut rng,
+    );
+    assert_eq!(
+        (r.monsters[0].status, r.fire),
+        (st::FROZEN, 1u64 << t("(6,6)"))
+    );
+    assert_eq!((r.conflict_at(), r.phase), (None, Phase::Actions));
 }
