@@ -218,3 +218,42 @@ fn a_frozen_unit_pushed_onto_fire_conflicts_and_only_there() {
     );
     assert_eq!((r.conflict_at(), r.phase), (None, Phase::Actions));
 }
+
+#[test]
+fn freeing_a_token_removes_exactly_the_chosen_one() {
+    // CONTENT.md I16: the player frees one token from play: the one attached to the unit on
+    // the tile if it holds that token, else the one lying on the tile or on its building. Each
+    // kind once, with other tokens around that must stay.
+    let mut r = position(&format!(
+        "clock phase=actions\n\
+         mech A tile=(1,1) hp=3 max_hp=3 status=fire\n\
+         monster 1 at=map card=1 place=0 alpha=0 tile=(3,4) status=fire,shield\n\
+         tokens smoke=(1,1)(3,4) rock=(2,6) fire=(5,5) acid=(6,3)(6,4)\n{EMPTY_BOARD}"
+    ));
+    let bit = |s: &str| 1u64 << t(s);
+    // Smoke lies under a unit holding other tokens: the tile's smoke goes, the unit's stay.
+    r.free_token(t("(1,1)"), Status::Smoke, &mut NoTrace);
+    assert_eq!((r.smoke, r.mechs[0].status), (bit("(3,4)"), st::FIRE));
+    r.free_token(t("(3,4)"), Status::Smoke, &mut NoTrace);
+    assert_eq!((r.smoke, r.monsters[0].status), (0, st::FIRE | st::SHIELD));
+    // Fire attached to the monster: only the fire goes, the lying fire stays.
+    r.free_token(t("(3,4)"), Status::Fire, &mut NoTrace);
+    assert_eq!((r.monsters[0].status, r.fire), (st::SHIELD, bit("(5,5)")));
+    r.free_token(t("(5,5)"), Status::Fire, &mut NoTrace);
+    assert_eq!((r.fire, r.mechs[0].status), (0, st::FIRE));
+    r.free_token(t("(6,3)"), Status::Acid, &mut NoTrace);
+    assert_eq!(r.acid, bit("(6,4)"));
+    r.free_token(t("(2,6)"), Status::Rock, &mut NoTrace);
+    assert_eq!((r.rock, r.acid, r.smoke), (0, bit("(6,4)"), 0));
+    // Frozen and shield tokens on buildings.
+    let mut r = position(
+        "clock phase=actions\n\
+         mech A tile=(1,1) hp=3 max_hp=3\n\
+         tokens frozen_buildings=(2,2)(5,2) shield_buildings=(4,2)(3,5)\n\
+         terrain\n......\n.B.BB.\n......\n......\n..B...\n......\n",
+    );
+    r.free_token(t("(2,2)"), Status::Frozen, &mut NoTrace);
+    assert_eq!((r.frozen_b, r.shield_b.count_ones()), (bit("(5,2)"), 2));
+    r.free_token(t("(4,2)"), Status::Shield, &mut NoTrace);
+    assert_eq!((r.shield_b, r.frozen_b), (bit("(3,5)"), bit("(5,2)")));
+}
