@@ -1,0 +1,259 @@
+//! Details of the Rift's rules that the rulebook's cases (`tests/rift_cases.rs`) and the golden
+//! games leave open, each found by mutation testing (`scripts/mutants.sh`, issue 11;
+//! `results/mutants/rift.md` lists which mutant each test kills). Each test sets up a position
+//! through the position format (or a content value through the public API) and checks the
+//! value the rule gives.
+
+use sololab::games::rift::actions::aims;
+use sololab::games::rift::board::parse_coord;
+use sololab::games::rift::content::{Attack, Dir, Move, Shape, SideHit, Status};
+use sololab::games::rift::rules::Hit;
+use sololab::games::rift::state::{Phase, st};
+use sololab::games::rift::{Rift, RiftAction};
+use sololab::{Game, GameRng, NoTrace};
+
+/// Builds a position: the header and defaults, then the case's own lines.
+fn position(lines: &str) -> Rift {
+    let text = format!(
+        "rift-position 1\ncontent builtin\nmonster_cards Nightmare,Demon,Wraith\n{}",
+        lines.trim_start()
+    );
+    Rift::from_position(&text).unwrap_or_else(|e| panic!("case position: {e}\n{text}"))
+}
+
+fn t(s: &str) -> u8 {
+    parse_coord(s).unwrap()
+}
+
+const EMPTY_BOARD: &str = "terrain\n......\n......\n......\n......\n......\n......\n";
+
+/// An attack of `shape` with nothing else to it.
+fn plain(shape: Shape) -> Attack {
+    Attack {
+        name: 0,
+        shape,
+        damage: 1,
+        movement: Move::None,
+        status: None,
+        immobilize: false,
+        sides: SideHit::None,
+        splash: false,
+        aims_at_terrain: false,
+    }
+}
+
+/// Every aim `aims` offers for `attack` from `from`, as (direction, distance).
+fn aims_of(r: &Rift, attack: &Attack, from: &str) -> Vec<(u8, u8)> {
+    let mut out = Vec::new();
+    aims(r, attack, t(from), r.occupied(), |d, n| out.push((d, n)));
+    out
+}
+
+#[test]
+fn a_self_attack_has_one_aim_and_each_shape_its_own_distances() {
+    // Content: `shape = "self"` hits the attacker's own tile: one aim, not one per direction
+    // (four copies of one action would weigh it four times in random and search play).
+    let r = position(&format!(
+        "clock phase=actions\nmech A tile=(6,6) hp=3 max_hp=3\n{EMPTY_BOARD}"
+    ));
+    assert_eq!(aims_of(&r, &plain(Shape::SelfTile), "(3,3)"), [(0, 0)]);
+    // From (2,3): adjacent 1 tile each way; exact2 2 tiles where the map allows (not west);
+    // range2plus from 2 to the edge; a line to the edge on an empty board.
+    assert_eq!(
+        aims_of(&r, &plain(Shape::Adjacent), "(2,3)"),
+        [(0, 1), (1, 1), (2, 1), (3, 1)]
+    );
+    assert_eq!(
+        aims_of(&r, &plain(Shape::Exact2), "(2,3)"),
+        [(0, 2), (1, 2), (2, 2)]
+    );
+    assert_eq!(
+        aims_of(&r, &plain(Shape::Range2Plus), "(2,3)"),
+        [(0, 2), (1, 2), (1, 3), (1, 4), (2, 2), (2, 3)]
+    );
+    assert_eq!(
+        aims_of(&r, &plain(Shape::Line), "(2,3)"),
+        [(0, 2), (1, 4), (2, 3), (3, 1)]
+    );
+}
+
+#[test]
+fn a_shield_or_frozen_token_takes_the_damage_and_only_it_is_spent() {
+    // Status Tokens, Shield and Frozen: the token prevents the damage and is removed; the
+    // unit's other tokens stay. A shielded mech with fire, a shielded monster, a frozen monster
+    // with acid: each takes 2 attack damage.
+    let mut r = position(&format!(
+        "clock phase=actions\n\
+         mech A tile=(1,1) hp=3 max_hp=3 status=fire,shield\n\
+         monster 1 at=map card=1 place=0 alpha=0 tile=(3,4) hp=2 status=shield\n\
+         monster 2 at=map card=2 place=0 alpha=0 tile=(5,4) hp=2 status=frozen,acid\n\
+         {EMPTY_BOARD}"
+    ));
+    for tile in ["(1,1)", "(3,4)", "(5,4)"] {
+        r.damage(t(tile), 2, Hit::Attack, &mut NoTrace);
+    }
+    assert_eq!((r.mechs[0].hp, r.mechs[0].status), (3, st::FIRE));
+    assert_eq!((r.monsters[0].hp, r.monsters[0].status), (2, 0));
+    assert_eq!((r.monsters[1].hp, r.monsters[1].status), (2, st::ACID));
+    // The next hits land (acid adds 1 to attack damage).
+    r.damage(t("(3,4)"), 1, Hit::Attack, &mut NoTrace);
+    r.damage(t("(5,4)"), 1, Hit::Attack, &mut NoTrace);
+    assert_eq!((r.monsters[0].hp, r.monsters[1].hp), (1, 0));
+    // The game's tally counts the HP the monsters lost: 1 + 2, nothing for the spent tokens.
+    assert_eq!(r.tally.monster_damage, 3);
+}
+
+#[test]
+fn a_shielded_or_frozen_building_spends_its_token_and_the_next_hit_ruins_it() {
+    // Status Tokens (FAQ Buildings: shield and frozen go on buildings): the token prevents the
+    // damage and is removed, the building's alone; a building without one is ruined and takes a
+    // ruin from the supply. The tally counts ruined buildings by map card (columns 1-3, 4-6).
+    let mut r = position(
+        "clock phase=actions ruins=3\n\
+         mech A tile=(1,1) hp=3 max_hp=3\n\
+         tokens shield_buildings=(2,2)(5,2) frozen_buildings=(3,5)\n\
+         terrain\n......\n.B..B.\n......\n......\n..B...\n......\n",
+    );
+    let all = r.buildings;
+    let bit = |s: &str| 1u64 << t(s);
+    r.damage(t("(2,2)"), 1, Hit::Attack, &mut NoTrace);
+    assert_eq!(r.shield_b, bit("(5,2)"), "only (2,2)'s shield is spent");
+    r.damage(t("(3,5)"), 1, Hit::Attack, &mut NoTrace);
+    assert_eq!(r.frozen_b, 0, "the frozen token is spent");
+    assert_eq!(
+        (r.buildings, r.ruins),
+        (all, 3),
+        "no building is ruined yet"
+    );
+    r.damage(t("(2,2)"), 1, Hit::Attack, &mut NoTrace);
+    assert_eq!(r.buildings, all & !bit("(2,2)"));
+    assert_eq!((r.ruins, r.tally.ruined), (2, [1, 0]));
+    r.damage(t("(5,2)"), 1, Hit::Attack, &mut NoTrace);
+    assert_eq!((r.shield_b, r.buildings.count_ones(), r.ruins), (0, 2, 2));
+    r.damage(t("(5,2)"), 1, Hit::Bump, &mut NoTrace);
+    assert_eq!((r.ruins, r.tally.ruined), (1, [1, 1]));
+    assert_eq!(r.buildings, bit("(3,5)"));
+}
+
+#[test]
+fn only_the_token_that_overfills_the_supply_is_kept_out_of_the_choice() {
+    // Status Tokens: "free up a status token by removing one from play" (CONTENT.md I16): the
+    // choice opens only when a token is wanted and none is left, and the player chooses among
+    // the tokens in play before it. Two fires lie on tiles; one fire more (the supply's last)
+    // asks nothing; the next asks, and the earlier fire is among the candidates.
+    let mut r = position(
+        "clock phase=actions\n\
+         mech A tile=(1,1) hp=3 max_hp=3\n\
+         monster 1 at=map card=1 place=0 alpha=0 tile=(1,3)\n\
+         monster 2 at=map card=2 place=0 alpha=0 tile=(2,3)\n\
+         tokens fire=(5,5)(6,6)\n",
+    );
+    let mut rng = <GameRng as rand::SeedableRng>::seed_from_u64(1);
+    r.add_status(t("(1,3)"), Status::Fire, &mut NoTrace);
+    assert_eq!(r.tokens_in_play(Status::Fire), 3);
+    let mut after_third = r;
+    after_third.run_steps(&mut rng, &mut NoTrace);
+    assert_eq!(
+        after_third.phase,
+        Phase::Actions,
+        "the supply had a third token"
+    );
+    assert_eq!(after_third.keep, 0);
+    r.add_status(t("(2,3)"), Status::Fire, &mut NoTrace);
+    r.run_steps(&mut rng, &mut NoTrace);
+    assert_eq!(r.phase, Phase::Choice);
+    let mut legal = Vec::new();
+    r.legal_actions(&mut legal);
+    let offered: Vec<(u8, Status)> = legal
+        .iter()
+        .map(|a| match *a {
+            RiftAction::FreeToken { tile, token } => (tile, token),
+            other => panic!("not a token choice: {other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        offered,
+        [
+            (t("(1,3)"), Status::Fire),
+            (t("(5,5)"), Status::Fire),
+            (t("(6,6)"), Status::Fire)
+        ],
+        "every fire in play but the one that overfilled the supply"
+    );
+}
+
+#[test]
+fn a_frozen_unit_pushed_onto_fire_conflicts_and_only_there() {
+    // Status Tokens (CONTENT.md I17): fire and frozen are two sides of one token; a frozen
+    // unit brought onto a fire token waits for the player's choice. A frozen monster beside a
+    // fire, a shielded monster beside an acid, and units standing on a fire or an acid they do
+    // not hold (pushed there with I19 flipped) conflict with nothing; pushed onto the fire, the frozen monster does.
+    let mut r = position(&format!(
+        "clock phase=actions\n\
+         mech A tile=(1,1) hp=3 max_hp=3\n\
+         mech B tile=(4,5) hp=3 max_hp=3\n\
+         monster 1 at=map card=1 place=0 alpha=0 tile=(3,3) status=frozen\n\
+         monster 2 at=map card=2 place=0 alpha=0 tile=(3,5) status=shield\n\
+         monster 3 at=map card=3 place=0 alpha=0 tile=(6,6)\n\
+         tokens fire=(4,3)(6,6) acid=(4,5)\n{EMPTY_BOARD}"
+    ));
+    assert_eq!(r.conflict_at(), None);
+    r.push(t("(3,3)"), Dir::East, &mut NoTrace);
+    assert_eq!(r.monsters[0].tile, t("(4,3)"));
+    assert_eq!(r.conflict_at(), Some((t("(4,3)"), Status::Fire)));
+    let mut rng = <GameRng as rand::SeedableRng>::seed_from_u64(1);
+    r.run_steps(&mut rng, &mut NoTrace);
+    assert_eq!(r.phase, Phase::Choice);
+    // Keeping the frozen token discards the fire: nothing conflicts any more.
+    r.apply(
+        RiftAction::RemoveConflicting {
+            tile: t("(4,3)"),
+            attached: false,
+        },
+        &mut rng,
+    );
+    assert_eq!(
+        (r.monsters[0].status, r.fire),
+        (st::FROZEN, 1u64 << t("(6,6)"))
+    );
+    assert_eq!((r.conflict_at(), r.phase), (None, Phase::Actions));
+}
+
+#[test]
+fn freeing_a_token_removes_exactly_the_chosen_one() {
+    // CONTENT.md I16: the player frees one token from play: the one attached to the unit on
+    // the tile if it holds that token, else the one lying on the tile or on its building. Each
+    // kind once, with other tokens around that must stay.
+    let mut r = position(&format!(
+        "clock phase=actions\n\
+         mech A tile=(1,1) hp=3 max_hp=3 status=fire\n\
+         monster 1 at=map card=1 place=0 alpha=0 tile=(3,4) status=fire,shield\n\
+         tokens smoke=(1,1)(3,4) rock=(2,6) fire=(5,5) acid=(6,3)(6,4)\n{EMPTY_BOARD}"
+    ));
+    let bit = |s: &str| 1u64 << t(s);
+    // Smoke lies under a unit holding other tokens: the tile's smoke goes, the unit's stay.
+    r.free_token(t("(1,1)"), Status::Smoke, &mut NoTrace);
+    assert_eq!((r.smoke, r.mechs[0].status), (bit("(3,4)"), st::FIRE));
+    r.free_token(t("(3,4)"), Status::Smoke, &mut NoTrace);
+    assert_eq!((r.smoke, r.monsters[0].status), (0, st::FIRE | st::SHIELD));
+    // Fire attached to the monster: only the fire goes, the lying fire stays.
+    r.free_token(t("(3,4)"), Status::Fire, &mut NoTrace);
+    assert_eq!((r.monsters[0].status, r.fire), (st::SHIELD, bit("(5,5)")));
+    r.free_token(t("(5,5)"), Status::Fire, &mut NoTrace);
+    assert_eq!((r.fire, r.mechs[0].status), (0, st::FIRE));
+    r.free_token(t("(6,3)"), Status::Acid, &mut NoTrace);
+    assert_eq!(r.acid, bit("(6,4)"));
+    r.free_token(t("(2,6)"), Status::Rock, &mut NoTrace);
+    assert_eq!((r.rock, r.acid, r.smoke), (0, bit("(6,4)"), 0));
+    // Frozen and shield tokens on buildings.
+    let mut r = position(
+        "clock phase=actions\n\
+         mech A tile=(1,1) hp=3 max_hp=3\n\
+         tokens frozen_buildings=(2,2)(5,2) shield_buildings=(4,2)(3,5)\n\
+         terrain\n......\n.B.BB.\n......\n......\n..B...\n......\n",
+    );
+    r.free_token(t("(2,2)"), Status::Frozen, &mut NoTrace);
+    assert_eq!((r.frozen_b, r.shield_b.count_ones()), (bit("(5,2)"), 2));
+    r.free_token(t("(4,2)"), Status::Shield, &mut NoTrace);
+    assert_eq!((r.shield_b, r.frozen_b), (bit("(3,5)"), bit("(5,2)")));
+}
