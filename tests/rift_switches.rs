@@ -215,7 +215,7 @@ fn games_changed_by_flip(base: &[(&str, AxisValue)], flip: &str, games: u64) -> 
 fn every_measured_flip_changes_some_games_and_none_changes_none() {
     let map = |m: &str| ("maps", AxisValue::Name(m.to_string()));
     let finale = ("game", AxisValue::Int(5));
-    let cases: [(&str, Vec<(&str, AxisValue)>); 11] = [
+    let cases: [(&str, Vec<(&str, AxisValue)>); 18] = [
         ("frozen_monsters_targets", vec![]),
         // Rocks come from Ivo Rask's Rockfall (his second row).
         (
@@ -260,17 +260,100 @@ fn every_measured_flip_changes_some_games_and_none_changes_none() {
                 ("upgrades", AxisValue::Name("3,0,0,0".into())),
             ],
         ),
+        ("compass_direction_first", vec![]),
+        ("fallback_path_distance", vec![]),
+        ("aim_moves_with_monster", vec![]),
+        // Both immobilizing monsters (Demon, Intruder) on the row.
+        (
+            "immobilize_tile",
+            vec![("monsters", AxisValue::Name("Demon,Intruder,Wraith".into()))],
+        ),
+        (
+            "rocks_take_bump",
+            vec![
+                ("mech_a", AxisValue::Name("Starfall".into())),
+                ("upgrades", AxisValue::Name("0,2,0,0".into())),
+            ],
+        ),
+        ("skip_chooses_statuses", vec![]),
+        // Alphas are given in spawn order: game 2 spawns one.
+        ("spawn_detection_order", vec![("game", AxisValue::Int(2))]),
     ];
     for (flip, base) in &cases {
         let n = games_changed_by_flip(base, flip, 1000);
         assert!(n > 0, "flip_rule = {flip} changed none of 1000 games");
+        assert!(n < 1000, "flip_rule = {flip} changed every game ({n})");
     }
     assert_eq!(games_changed_by_flip(&[], "none", 50), 0);
-    // The names are the bits of rule::MEASURED, each flipped alone.
+    // The names are the bits of rule::MEASURED, each flipped alone (hp_cap_six: its own test).
     for (name, bit) in rule::MEASURED {
-        assert!(cases.iter().any(|(f, _)| *f == name), "{name} untested");
+        assert!(
+            name == "hp_cap_six" || cases.iter().any(|(f, _)| *f == name),
+            "{name} untested"
+        );
         let s = setup(&[("flip_rule", AxisValue::Name(name.to_string()))]);
         let r = Rift::new_game(&s, &mut rng(1));
         assert_eq!(r.campaign.rules, rule::DEFAULT & !bit, "{name}");
     }
+}
+
+/// I35: the cap at 6 HP acts exactly where a mech's rows pass 6. Bulwark (5 HP) with its card's
+/// first row (+1) and Dana Okafor's third row (+1) reaches 7: capped at 6, or 7 with the flip,
+/// and games differ (the HP shows in every damage line); with the pilot's second row only (6 HP) the flip changes no game.
+#[test]
+fn hp_cap_six_acts_only_where_rows_pass_six_hp() {
+    let at = |upgrades: &str| {
+        vec![
+            ("mech_a", AxisValue::Name("Bulwark".into())),
+            ("pilot_a", AxisValue::Name("own".into())),
+            ("upgrades", AxisValue::Name(upgrades.into())),
+        ]
+    };
+    let max_hp = |base: &[(&str, AxisValue)], flip: &str| {
+        let mut v = base.to_vec();
+        v.push(("flip_rule", AxisValue::Name(flip.into())));
+        Rift::new_game(&setup(&v), &mut rng(1)).mechs[0].max_hp
+    };
+    assert_eq!(max_hp(&at("1,3,0,0"), "none"), 6);
+    assert_eq!(max_hp(&at("1,3,0,0"), "hp_cap_six"), 7);
+    assert_eq!(max_hp(&at("1,2,0,0"), "hp_cap_six"), 6);
+    assert!(games_changed_by_flip(&at("1,3,0,0"), "hp_cap_six", 100) > 0);
+    assert_eq!(games_changed_by_flip(&at("1,2,0,0"), "hp_cap_six", 200), 0);
+}
+
+/// The flipped readings of I10 and I13 keep what the aim holds in the state (`from=`, `holds=`
+/// on a monster's line): positions written mid-game under them load back to the same state.
+#[test]
+fn the_aim_kept_by_i10_and_i13_flipped_round_trips_through_positions() {
+    let mut kept = [0usize; 2];
+    for (k, flip) in ["aim_moves_with_monster", "immobilize_tile"]
+        .into_iter()
+        .enumerate()
+    {
+        let s = setup(&[
+            (
+                "monsters",
+                AxisValue::Name("Demon,Intruder,Behemoth".into()),
+            ),
+            ("flip_rule", AxisValue::Name(flip.into())),
+        ]);
+        for seed in 0..60 {
+            let mut r = Rift::new_game(&s, &mut rng(seed));
+            let mut chance = rng(seed ^ 0xC4A);
+            let mut pick = rng(seed ^ 0x9E1);
+            let mut legal = Vec::new();
+            while r.outcome().is_none() {
+                if r.monsters.iter().any(|m| m.aim_from != 255 || m.holds != 0) {
+                    kept[k] += 1;
+                    let text = r.to_position();
+                    let back = Rift::from_position(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+                    assert_eq!(back, r, "{flip}, seed {seed}\n{text}");
+                }
+                r.legal_actions(&mut legal);
+                let a = legal[sololab::below(&mut pick, legal.len() as u32) as usize];
+                r.apply(a, &mut chance);
+            }
+        }
+    }
+    assert!(kept[0] > 0 && kept[1] > 0, "no state kept an aim: {kept:?}");
 }

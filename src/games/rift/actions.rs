@@ -4,6 +4,7 @@
 use super::board::{ALL_TILES, Bits, COLS, NO_TILE, TILES, Tile, bit, coord, step, steps, tiles};
 use super::content::{Attack, Dir, Move, Shape, Status};
 use super::state::{Phase, Rift, Step, st};
+use super::switches::rule;
 use crate::game::{GameRng, Tracer};
 
 /// One player decision. `Copy`, 6 bytes.
@@ -238,9 +239,14 @@ impl Rift {
                         }
                     }
                     if m.status != 0 {
-                        // Every non-empty subset of the attached statuses, ascending.
+                        // Every non-empty subset of the attached statuses, ascending (I21); with
+                        // I21 flipped, all of them at once.
                         let all = m.status;
-                        let mut sub = all & all.wrapping_neg();
+                        let mut sub = if self.campaign.rules & rule::SKIP_CHOOSES_STATUSES != 0 {
+                            all & all.wrapping_neg()
+                        } else {
+                            all
+                        };
                         loop {
                             out.push(RiftAction::ClearStatus {
                                 mech: i as u8,

@@ -144,9 +144,13 @@ impl Rift {
                     }
                     tiles(h).max_by_key(|&x| pos_key(compass, x)).unwrap_or(aim)
                 };
-                let key = ((3 - rank as u32) << 26)
-                    | (pos_key(compass, t) << 13)
-                    | pos_key(compass, stop);
+                // Direction rank, then target, then stop tile (I4); with I4 flipped the
+                // target's place comes before the direction. `pos_key` fits in 12 bits.
+                let key = if self.campaign.rules & rule::COMPASS_DIRECTION_FIRST != 0 {
+                    ((3 - rank as u32) << 26) | (pos_key(compass, t) << 13) | pos_key(compass, stop)
+                } else {
+                    (pos_key(compass, t) << 15) | ((3 - rank as u32) << 13) | pos_key(compass, stop)
+                };
                 if best.is_none_or(|b| key > b.key) {
                     *best = Some(AimOption {
                         stop,
@@ -202,13 +206,13 @@ impl Rift {
             }
             let a = self.stats(j).attack;
             let d = Dir::from_index(m.aim_dir);
-            let Some(cur) = self.aim_tile(&a, m.tile, d, m.aim_dist) else {
+            let Some(cur) = self.aim_tile(&a, m.aim_origin(), d, m.aim_dist) else {
                 continue;
             };
             bad |= bit(cur);
             if a.shape == Shape::Line {
-                let end = self.line_end(m.tile, d, occ_without | bit(cur));
-                let mut t = m.tile;
+                let end = self.line_end(m.aim_origin(), d, occ_without | bit(cur));
+                let mut t = m.aim_origin();
                 while let Some(n) = step(t, d) {
                     if Some(n) == end || n == cur {
                         break;
@@ -224,8 +228,7 @@ impl Rift {
     /// Step 4, Monsters move + aim, for every monster in activation order.
     pub fn monsters_move_and_aim<T: Tracer>(&mut self, trace: &mut T) {
         for m in &mut self.monsters {
-            m.aim_dir = NO_AIM;
-            m.aim_dist = 0;
+            m.clear_aim();
         }
         let mut order = [0usize; 4];
         let n = self.activation_order(&mut order);
@@ -338,6 +341,16 @@ impl Rift {
             self.monsters[i].tile = o.stop;
             self.monsters[i].aim_dir = o.dir as u8;
             self.monsters[i].aim_dist = o.dist;
+            // I10 flipped: the aim stays where it was made.
+            if rules & rule::AIM_MOVES_WITH_MONSTER == 0 {
+                self.monsters[i].aim_from = o.stop;
+            }
+            // I13 flipped: the immobilize holds the mech on the aimed tile now.
+            if rules & rule::IMMOBILIZE_TILE == 0 && stats.attack.immobilize {
+                self.monsters[i].holds = (0..2)
+                    .filter(|&k| self.mechs[k].alive() && self.mechs[k].tile == o.aim)
+                    .fold(0, |h, k| h | 1 << k);
+            }
             trace.event(|| {
                 format!(
                     "{} {} and aims {} at {} ({})",
@@ -370,10 +383,16 @@ impl Rift {
             }
             // Closest first: scan the tiles layer by layer of distance and stop at the first
             // layer that offers an attack (the best of that layer by the compass).
+            // By path length (I8), or by straight distance with I8 flipped.
+            let straight = rules & rule::FALLBACK_PATH_DISTANCE == 0;
             let mut buckets = [0 as Bits; TILES];
             let mut max_d = 0usize;
             for t in tiles(goal_stops) {
-                let d = far[t as usize] as usize;
+                let d = if straight {
+                    super::board::distance(from, t) as usize
+                } else {
+                    far[t as usize] as usize
+                };
                 buckets[d] |= bit(t);
                 max_d = max_d.max(d);
             }
@@ -403,7 +422,7 @@ impl Rift {
                 break;
             }
         }
-        let Some((total, goal)) = best else {
+        let Some((_, goal)) = best else {
             trace.event(|| {
                 format!(
                     "{} has no target it could ever reach: it stays",
@@ -412,6 +431,8 @@ impl Rift {
             });
             return;
         };
+        // The path length to the goal's stop tile (its bucket with I8 as read).
+        let total = far[goal.stop as usize];
         let mut back = [u8::MAX; TILES];
         Self::distances(goal.stop, u8::MAX, pass | bit(from), over, &mut back);
         let mut dest = from;
@@ -501,7 +522,7 @@ impl Rift {
             m.alpha = false;
             m.hp = 0;
             m.status = 0;
-            m.aim_dir = NO_AIM;
+            m.clear_aim();
             count += 1;
             trace.event(|| {
                 format!(

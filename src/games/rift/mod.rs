@@ -249,7 +249,7 @@ static AXES: [Axis; 27] = [
         name: "flip_rule",
         kind: AxisKind::Name,
         default: "none",
-        doc: "measuring aid: flip one contested rule from the reading set by the rule_* axes: none, a switch (frozen_skip_attack, detect_right, sand_smoke, ruin_reward_capped, pilot_only_reset, finale_moon_right, finale_moon_random, walk_through_monsters) or a reading measured by this axis alone (frozen_monsters_targets I5, rocks_last I6, frozen_no_aim I12, tokens_on_push I19, flood_one_turn I23, storm_ignores_shield I24, explode_chain I27, throw_any_direction I32, detect_before_spawn I25, status_before_push I14; CONTENT.md) (experiments/rift-rules.toml)",
+        doc: "measuring aid: flip one contested rule from the reading set by the rule_* axes: none, a switch (frozen_skip_attack, detect_right, sand_smoke, ruin_reward_capped, pilot_only_reset, finale_moon_right, finale_moon_random, walk_through_monsters) or a reading measured by this axis alone (frozen_monsters_targets I5, rocks_last I6, frozen_no_aim I12, tokens_on_push I19, flood_one_turn I23, storm_ignores_shield I24, explode_chain I27, throw_any_direction I32, detect_before_spawn I25, status_before_push I14, compass_direction_first I4, fallback_path_distance I8, aim_moves_with_monster I10, immobilize_tile I13, rocks_take_bump I18, skip_chooses_statuses I21, spawn_detection_order I28, hp_cap_six I35; CONTENT.md) (experiments/rift-rules.toml, rift-rules-more.toml)",
     },
 ];
 
@@ -710,7 +710,7 @@ impl Rift {
         let mut k = 0;
         for (i, m) in self.monsters.iter().enumerate() {
             if m.at == state::Where::Detected {
-                order[k] = (m.order, i);
+                order[k] = (self.spawn_rank(i), i);
                 k += 1;
             }
         }

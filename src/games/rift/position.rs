@@ -30,7 +30,9 @@
 //! in any order; `#` starts a comment; missing lines take the defaults of an empty board (no
 //! monsters, mechs off the map, the monster die's card's compass). `monster N` is meeple colour
 //! N (1-4): `card` is its place in the row (1-3), `place` its HP cube's place on the card (0-1
-//! normal tracks, 2-3 Alpha tracks, left to right), `aim` a direction and distance. `campaign`
+//! normal tracks, 2-3 Alpha tracks, left to right), `aim` a direction and distance (`from`, the
+//! tile it aimed from, and `holds`, the mechs its immobilize holds, are written only by the
+//! flipped readings of CONTENT.md I10 and I13). `campaign`
 //! holds the campaign around the game (`on=1` in campaign mode; `game` is 1-based; `fixed_*` are
 //! content indices or `-` for drawn each game; `overrides` are starting monsters, Alpha limit and
 //! finale, `-` for the campaign card's) and its totals over finished games. `choice` (only with
@@ -173,11 +175,18 @@ pub fn write(r: &Rift) -> String {
                 m.order
             )),
             Where::Map => {
-                let aim = if m.aim_dir == NO_AIM {
+                let mut aim = if m.aim_dir == NO_AIM {
                     "-".to_string()
                 } else {
                     format!("{}{}", Dir::from_index(m.aim_dir).letter(), m.aim_dist)
                 };
+                // Kept only by the flipped readings of I10 and I13.
+                if m.aim_from != NO_TILE {
+                    aim.push_str(&format!(" from={}", coord(m.aim_from)));
+                }
+                if m.holds != 0 {
+                    aim.push_str(&format!(" holds={}", mech_letters(m.holds)));
+                }
                 s.push_str(&format!(
                     "monster {} at=map card={} place={} alpha={} tile={} hp={} status={} aim={}\n",
                     i + 1,
@@ -721,6 +730,7 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                     &words[2..],
                     &[
                         "at", "card", "place", "alpha", "tile", "hp", "status", "aim", "order",
+                        "from", "holds",
                     ],
                 )?;
                 let mut mon = Monster::SUPPLY;
@@ -759,6 +769,17 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                         }
                         "status" => mon.status = statuses(&ctx, k, v)?,
                         "order" => mon.order = number(ctx.line, k, v)?,
+                        "from" => mon.aim_from = one_coord(&ctx, k, v)?,
+                        "holds" => {
+                            mon.holds = match v {
+                                "A" => 1,
+                                "B" => 2,
+                                "AB" => 3,
+                                _ => {
+                                    return Err(ctx.err(format!("holds={v}: expected A, B or AB")));
+                                }
+                            }
+                        }
                         _ => {
                             if v == "-" {
                                 mon.aim_dir = NO_AIM;
@@ -1196,7 +1217,7 @@ pub fn render(r: &Rift) -> String {
                 } else {
                     let d = Dir::from_index(m.aim_dir);
                     let t = r
-                        .aim_tile(&r.stats(i).attack, m.tile, d, m.aim_dist)
+                        .aim_tile(&r.stats(i).attack, m.aim_origin(), d, m.aim_dist)
                         .unwrap_or(NO_TILE);
                     format!("aims {} at {}", d.letter(), coord(t))
                 };
@@ -1221,6 +1242,11 @@ pub fn render(r: &Rift) -> String {
         }
     }
     s
+}
+
+/// `A`, `B` or `AB` for mech bits (bit 0 mech A, bit 1 mech B).
+fn mech_letters(b: u8) -> &'static str {
+    ["-", "A", "B", "AB"][(b & 3) as usize]
 }
 
 /// The rules a position must keep to be a state the game can reach, each reported at the line

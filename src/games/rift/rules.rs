@@ -160,6 +160,12 @@ impl Rift {
             return;
         }
         if self.rock & b != 0 {
+            // A rock is "a unit with 1 HP" and takes bump damage (I18) unless that reading is
+            // flipped.
+            if hit == Hit::Bump && self.campaign.rules & rule::ROCKS_TAKE_BUMP == 0 {
+                trace.event(|| format!("rock {} takes no bump damage", coord(t)));
+                return;
+            }
             self.rock &= !b;
             trace.event(|| format!("rock {} is destroyed", coord(t)));
             return;
@@ -768,6 +774,9 @@ impl Rift {
                 n += 1;
             }
         }
+        for o in &mut order[..n] {
+            o.0 = self.spawn_rank(o.1);
+        }
         order[..n].sort_unstable();
         for &(_, i) in &order[..n] {
             if self.over() {
@@ -794,6 +803,18 @@ impl Rift {
             trace.event(|| format!("{} spawns at {}", self.monster_name(i), coord(t)));
             self.arrive_moved(t, trace);
             self.remove_dead(trace);
+        }
+    }
+
+    /// Where detection `i` comes in the spawn order (lower first): its detection order (I28), or
+    /// with I28 flipped ([`rule::SPAWN_DETECTION_ORDER`] off) its card's place in the row
+    /// (leftmost first), then its detection order.
+    pub fn spawn_rank(&self, i: usize) -> u8 {
+        let m = &self.monsters[i];
+        if self.campaign.rules & rule::SPAWN_DETECTION_ORDER != 0 {
+            m.order
+        } else {
+            m.card * 8 + m.order
         }
     }
 
@@ -824,8 +845,7 @@ impl Rift {
         m.place = if printed_taken { inner } else { printed };
         m.order = 0;
         m.status = 0;
-        m.aim_dir = super::state::NO_AIM;
-        m.aim_dist = 0;
+        m.clear_aim();
         self.monsters[i].hp = self.stats(i).hp;
     }
 
@@ -978,8 +998,7 @@ impl Rift {
     /// Every monster's aim cleared (after the Monsters attack step).
     pub fn clear_aims(&mut self) {
         for m in &mut self.monsters {
-            m.aim_dir = super::state::NO_AIM;
-            m.aim_dist = 0;
+            m.clear_aim();
         }
     }
 
@@ -1003,7 +1022,8 @@ impl Rift {
         }
         let attack = self.stats(i).attack;
         let d = Dir::from_index(m.aim_dir);
-        let Some(target) = self.aim_tile(&attack, m.tile, d, m.aim_dist) else {
+        // From where it stands (I10), or from where it aimed with I10 flipped.
+        let Some(target) = self.aim_tile(&attack, m.aim_origin(), d, m.aim_dist) else {
             return;
         };
         trace.event(|| {
@@ -1159,14 +1179,26 @@ impl Rift {
 
     /// Tiles whose unit cannot use regular movement: the aimed tiles of living monsters whose
     /// attack immobilizes (FAQ, Monster attacks; CONTENT.md, I13).
+    ///
+    /// With I13 flipped ([`rule::IMMOBILIZE_TILE`] off) the tiles of the mechs held since the
+    /// monster aimed instead, wherever they were pushed.
     pub fn immobilized(&self) -> Bits {
+        let by_tile = self.campaign.rules & rule::IMMOBILIZE_TILE != 0;
         let mut b = 0;
         for (i, m) in self.monsters.iter().enumerate() {
             if m.on_map() && m.hp > 0 && m.aim_dir != super::state::NO_AIM {
                 let a = self.stats(i).attack;
-                if a.immobilize
-                    && let Some(t) =
-                        self.aim_tile(&a, m.tile, Dir::from_index(m.aim_dir), m.aim_dist)
+                if !a.immobilize {
+                    continue;
+                }
+                if !by_tile {
+                    for k in 0..2 {
+                        if m.holds & (1 << k) != 0 && self.mechs[k].alive() {
+                            b |= bit(self.mechs[k].tile);
+                        }
+                    }
+                } else if let Some(t) =
+                    self.aim_tile(&a, m.aim_origin(), Dir::from_index(m.aim_dir), m.aim_dist)
                 {
                     b |= bit(t);
                 }

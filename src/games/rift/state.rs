@@ -97,6 +97,12 @@ pub struct Monster {
     pub aim_dist: u8,
     /// Detection order this turn (spawn order and Alpha assignment follow it).
     pub order: u8,
+    /// The tile the monster aimed from, kept only with I10 flipped (the aim stays where it was
+    /// made; [`super::switches::rule::AIM_MOVES_WITH_MONSTER`] off), else [`NO_TILE`].
+    pub aim_from: Tile,
+    /// The mechs its immobilizing aim holds (bit 0 mech A, bit 1 mech B), kept only with I13
+    /// flipped ([`super::switches::rule::IMMOBILIZE_TILE`] off), else 0.
+    pub holds: u8,
 }
 
 /// `aim_dir` of a monster that aims nothing (stood upright).
@@ -115,10 +121,30 @@ impl Monster {
         aim_dir: NO_AIM,
         aim_dist: 0,
         order: 0,
+        aim_from: NO_TILE,
+        holds: 0,
     };
     /// On the map.
     pub const fn on_map(&self) -> bool {
         matches!(self.at, Where::Map)
+    }
+
+    /// The tile its aimed attack is measured from: where it stands, or with I10 flipped the
+    /// tile it aimed from ([`Monster::aim_from`]).
+    pub const fn aim_origin(&self) -> Tile {
+        if self.aim_from == NO_TILE {
+            self.tile
+        } else {
+            self.aim_from
+        }
+    }
+
+    /// Clears its aim (and what the aim keeps with I10 or I13 flipped).
+    pub const fn clear_aim(&mut self) {
+        self.aim_dir = NO_AIM;
+        self.aim_dist = 0;
+        self.aim_from = NO_TILE;
+        self.holds = 0;
     }
 }
 
@@ -549,14 +575,20 @@ impl Rift {
             || self.content.mechs[self.mechs[i].card as usize].locomotion == Locomotion::Leap
     }
 
-    /// Maximum HP of mech `i` from its card and upgrades, at most 6 (a die face; CONTENT.md, I35).
+    /// Maximum HP of mech `i` from its card and upgrades, at most 6 (a die face; CONTENT.md, I35;
+    /// no cap with I35 flipped, [`super::switches::rule::HP_CAP_SIX`] off).
     pub fn mech_max_hp(&self, i: usize) -> u8 {
         let base = self.content.mechs[self.mechs[i].card as usize].hp;
         let up = self
             .upgrades(i)
             .map(|u| if let Upgrade::Hp(n) = u { *n } else { 0 })
             .sum::<u8>();
-        (base + up).min(6)
+        // At most 6 (I35) unless that reading is flipped.
+        if self.campaign.rules & super::switches::rule::HP_CAP_SIX != 0 {
+            (base + up).min(6)
+        } else {
+            base + up
+        }
     }
 
     /// The weapons of mech `i`: the basic attack with damage/status upgrades, then any second

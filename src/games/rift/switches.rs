@@ -54,6 +54,31 @@ pub mod rule {
     /// I14: an attack's status lands before its push/pull/throw (on the unit where it was
     /// hit); off: after it (on the aimed tile, which the unit may have left).
     pub const STATUS_BEFORE_PUSH: u32 = 32768;
+    /// I4: a monster ranks its aim options by the compass rank of the aim direction first,
+    /// then by the target's place on the compass; off: the target's place first, then the
+    /// direction (Monsters Move + Aim: the compass picks "one" of the "valid targets").
+    pub const COMPASS_DIRECTION_FIRST: u32 = 1 << 16;
+    /// I8: with no attack in reach, "the closest target" is by path length over the tiles the
+    /// monster may cross; off: by straight (Manhattan) distance, obstacles ignored.
+    pub const FALLBACK_PATH_DISTANCE: u32 = 1 << 17;
+    /// I10: an aim is kept as a direction and distance from the monster, so a pushed monster
+    /// attacks from where it stands; off: the aim stays on the board where it was made (the
+    /// attack resolves from the tile the monster aimed from).
+    pub const AIM_MOVES_WITH_MONSTER: u32 = 1 << 18;
+    /// I13: an immobilizing aim holds whatever unit stands on its aimed tile; off: it holds the
+    /// mech that stood there when the monster aimed, wherever that mech is pushed.
+    pub const IMMOBILIZE_TILE: u32 = 1 << 19;
+    /// I18: a rock takes bump damage like any 1-HP unit; off: a rock takes none (it still
+    /// deals it).
+    pub const ROCKS_TAKE_BUMP: u32 = 1 << 20;
+    /// I21: skipping the attack removes any chosen subset of the mech's attached statuses;
+    /// off: it removes all of them.
+    pub const SKIP_CHOOSES_STATUSES: u32 = 1 << 21;
+    /// I28: detections spawn in detection order (Alphas go to the first detected); off: card
+    /// by card from the leftmost monster card (the FAQ's left-to-right card order).
+    pub const SPAWN_DETECTION_ORDER: u32 = 1 << 22;
+    /// I35: a mech's maximum HP is at most 6 (a die face); off: no cap.
+    pub const HP_CAP_SIX: u32 = 1 << 23;
     /// Every default reading.
     pub const DEFAULT: u32 = FROZEN_SKIP_ATTACK
         | DETECT_RIGHT
@@ -70,7 +95,15 @@ pub mod rule {
         | EXPLODE_CHAIN
         | THROW_ANY_DIRECTION
         | DETECT_BEFORE_SPAWN
-        | STATUS_BEFORE_PUSH;
+        | STATUS_BEFORE_PUSH
+        | COMPASS_DIRECTION_FIRST
+        | FALLBACK_PATH_DISTANCE
+        | AIM_MOVES_WITH_MONSTER
+        | IMMOBILIZE_TILE
+        | ROCKS_TAKE_BUMP
+        | SKIP_CHOOSES_STATUSES
+        | SPAWN_DETECTION_ORDER
+        | HP_CAP_SIX;
     /// The boolean switches (setup axes): axis name, bit.
     pub const AXES: [(&str, u32); 6] = [
         ("rule_frozen_skip_attack", FROZEN_SKIP_ATTACK),
@@ -82,7 +115,7 @@ pub mod rule {
     ];
     /// Readings measured by `flip_rule` only (their flip moved greedy's win rate by less than
     /// 2 points, CONTENT.md "Measured effect of each contested reading"): name, bit.
-    pub const MEASURED: [(&str, u32); 10] = [
+    pub const MEASURED: [(&str, u32); 18] = [
         ("frozen_monsters_targets", FROZEN_MONSTERS_TARGETS),
         ("rocks_last", ROCKS_LAST),
         ("frozen_no_aim", FROZEN_NO_AIM),
@@ -93,6 +126,14 @@ pub mod rule {
         ("throw_any_direction", THROW_ANY_DIRECTION),
         ("detect_before_spawn", DETECT_BEFORE_SPAWN),
         ("status_before_push", STATUS_BEFORE_PUSH),
+        ("compass_direction_first", COMPASS_DIRECTION_FIRST),
+        ("fallback_path_distance", FALLBACK_PATH_DISTANCE),
+        ("aim_moves_with_monster", AIM_MOVES_WITH_MONSTER),
+        ("immobilize_tile", IMMOBILIZE_TILE),
+        ("rocks_take_bump", ROCKS_TAKE_BUMP),
+        ("skip_chooses_statuses", SKIP_CHOOSES_STATUSES),
+        ("spawn_detection_order", SPAWN_DETECTION_ORDER),
+        ("hp_cap_six", HP_CAP_SIX),
     ];
     /// Every reading bit by name (without `rule_`): the switches, then the measured ones.
     pub fn all() -> impl Iterator<Item = (&'static str, u32)> {
@@ -179,7 +220,7 @@ pub fn resolve(values: &SetupValues) -> Result<Switches, SetupError> {
 /// The values of the `flip_rule` axis: `none`, each boolean switch by its name without `rule_`,
 /// the two other finale moons, then the readings measured by this axis only
 /// ([`rule::MEASURED`]).
-pub const FLIPS: [&str; 19] = [
+pub const FLIPS: [&str; 27] = [
     "none",
     "frozen_skip_attack",
     "detect_right",
@@ -199,6 +240,14 @@ pub const FLIPS: [&str; 19] = [
     "throw_any_direction",
     "detect_before_spawn",
     "status_before_push",
+    "compass_direction_first",
+    "fallback_path_distance",
+    "aim_moves_with_monster",
+    "immobilize_tile",
+    "rocks_take_bump",
+    "skip_chooses_statuses",
+    "spawn_detection_order",
+    "hp_cap_six",
 ];
 
 impl Switches {
