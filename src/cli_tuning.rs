@@ -37,7 +37,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use sololab::lab::{CalibrateSpec, Experiment, Method, Range};
+use sololab::lab::{CalibrateSpec, Domain, Experiment, Method, Range};
 use sololab::policy::Strategy;
 use sololab::{AxisValue, SetupValues};
 
@@ -76,19 +76,27 @@ pub struct TuneArgs {
 pub struct CalibrateArgs {
     #[command(flatten)]
     tune: TuneArgs,
-    /// The integer axis or content value to calibrate (see `sololab list values GAME`).
+    /// The integer axis or content value to calibrate, whole or real (see `sololab list values
+    /// GAME`).
     #[arg(long)]
     value: String,
     /// The target win rate, 0..1.
     #[arg(long, value_parser = unit_interval)]
     target: f64,
-    /// Half-width of the 95% interval at which a probe holding the target is the answer.
-    #[arg(long, default_value_t = 0.02, value_parser = unit_interval)]
-    precision: f64,
-    /// The values searched, LO..HI (default: the range the game accepts).
-    #[arg(long, value_parser = int_range)]
-    range: Option<(i64, i64)>,
-    /// The most games one probe plays (default: 8 × the games per probe).
+    /// Half-width of the 95% interval at which a probe holding the target is the answer
+    /// (default: the experiment's `precision`, else 0.02).
+    #[arg(long, value_parser = unit_interval)]
+    precision: Option<f64>,
+    /// The values searched, LO..HI: whole numbers, or for a real value reals (`2.5..12`)
+    /// (default: the range the game accepts; needed when an end is open).
+    #[arg(long, value_parser = number_range)]
+    range: Option<(f64, f64)>,
+    /// For a real value: the bracket width at which bisection stops, in the value's unit
+    /// (default: 1% of the range's width); stochastic approximation probes its multiples.
+    #[arg(long, value_parser = positive_real)]
+    resolution: Option<f64>,
+    /// The most games one probe plays (default: the experiment's `max_games`, else 8 × the
+    /// games per probe).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
     max_games: Option<u64>,
     /// auto (bisection; stochastic approximation if the win rate is seen not monotone),
@@ -105,9 +113,13 @@ pub struct SensitivityArgs {
     /// The values to move (default: every integer axis and numeric content value).
     #[arg(long, num_args = 1..)]
     values: Vec<String>,
-    /// The step down and up.
+    /// The step down and up of whole numbers.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(i64).range(1..=1_000_000))]
     step: i64,
+    /// The step down and up of real values (written with a decimal point), as a fraction of
+    /// the value: 0.1 moves 4.0 to 3.6 and 4.4 (a value at 0 moves by the fraction itself).
+    #[arg(long, default_value_t = lab::REAL_STEP, value_parser = step_fraction)]
+    real_step: f64,
     /// Values drawn in the tornado chart (the largest effects).
     #[arg(long, default_value_t = 25, value_parser = clap::value_parser!(u64).range(1..=1000))]
     top: u64,
@@ -120,14 +132,27 @@ fn unit_interval(text: &str) -> Result<f64, String> {
     }
 }
 
-fn int_range(text: &str) -> Result<(i64, i64), String> {
-    let (a, b) = text
-        .split_once("..")
-        .ok_or("expected LO..HI (integers, LO < HI)")?;
+fn number_range(text: &str) -> Result<(f64, f64), String> {
+    const EXPECTED: &str = "expected LO..HI (numbers, LO < HI)";
+    let (a, b) = text.split_once("..").ok_or(EXPECTED)?;
     let b = b.strip_prefix('=').unwrap_or(b);
-    match (a.trim().parse::<i64>(), b.trim().parse::<i64>()) {
-        (Ok(a), Ok(b)) if a < b => Ok((a, b)),
-        _ => Err("expected LO..HI (integers, LO < HI)".into()),
+    match (a.trim().parse::<f64>(), b.trim().parse::<f64>()) {
+        (Ok(a), Ok(b)) if a.is_finite() && b.is_finite() && a < b => Ok((a, b)),
+        _ => Err(EXPECTED.into()),
+    }
+}
+
+fn positive_real(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
+        _ => Err("expected a positive number".into()),
+    }
+}
+
+fn step_fraction(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if x > 0.0 && x <= 1.0 => Ok(x),
+        _ => Err("expected a fraction in (0, 1]".into()),
     }
 }
 
@@ -299,34 +324,74 @@ fn calibrate_typed<G: Game>(args: &CalibrateArgs, r: &Resolved) -> Result<()> {
     base.remove(&args.value);
     let t = lab::tunables::<G>(&base, Some(std::slice::from_ref(&args.value)))
         .map_err(|e| anyhow::anyhow!("--value {}", e.0))?;
-    let range = match (args.range, &t[0].range) {
-        (Some(range), _) => range,
-        (None, Range::Int(ir)) => match (ir.lo, ir.hi) {
-            (Some(lo), Some(hi)) if lo < hi => (lo, hi),
-            _ => anyhow::bail!(
-                "--value {}: the game accepts {} (open or one value); give --range LO..HI",
-                args.value,
-                ir
-            ),
-        },
-        (None, other) => anyhow::bail!(
-            "--value {}: a {other} value; calibration needs a whole number",
+    let domain = match (&t[0].range, args.range) {
+        (Range::Int(ir), range) => {
+            if args.resolution.is_some() {
+                anyhow::bail!(
+                    "--resolution: '{}' is a whole number (a step is 1); --resolution is for real values",
+                    args.value
+                );
+            }
+            let (lo, hi) = match range {
+                Some((a, b))
+                    if a.fract() == 0.0 && b.fract() == 0.0 && a.abs() < 9e15 && b.abs() < 9e15 =>
+                {
+                    (a as i64, b as i64)
+                }
+                Some(_) => anyhow::bail!(
+                    "--range: '{}' is a whole number; give LO..HI as integers",
+                    args.value
+                ),
+                None => match (ir.lo, ir.hi) {
+                    (Some(lo), Some(hi)) if lo < hi => (lo, hi),
+                    _ => anyhow::bail!(
+                        "--value {}: the game accepts {} (open or one value); give --range LO..HI",
+                        args.value,
+                        ir
+                    ),
+                },
+            };
+            Domain::Int(lo, hi)
+        }
+        (Range::Real(rr), range) => {
+            let (lo, hi) = match (range, rr.lo, rr.hi) {
+                (Some(r), _, _) => r,
+                (None, Some(lo), Some(hi))
+                    if lo.inclusive && hi.inclusive && lo.value < hi.value =>
+                {
+                    (lo.value.get(), hi.value.get())
+                }
+                _ => anyhow::bail!(
+                    "--value {}: the game accepts {} (an open end or one value); give --range LO..HI",
+                    args.value,
+                    rr
+                ),
+            };
+            let resolution = args
+                .resolution
+                .unwrap_or((hi - lo) * lab::DEFAULT_RESOLUTION);
+            Domain::Real { lo, hi, resolution }
+        }
+        (other, _) => anyhow::bail!(
+            "--value {}: a {other} value; calibration needs a number",
             args.value
         ),
     };
-    for v in [range.0, range.1] {
+    let (end_lo, end_hi) = domain.end_values();
+    for v in [end_lo, end_hi] {
         let mut values = base.clone();
-        values.insert(args.value.clone(), AxisValue::Int(v));
+        values.insert(args.value.clone(), v);
         G::resolve_setup(&values).map_err(|e| anyhow::anyhow!("--range: {}", e.0))?;
     }
     let spec = CalibrateSpec {
         path: args.value.clone(),
-        range,
+        domain,
         target: args.target,
-        precision: args.precision,
+        precision: args.precision.or(r.experiment.precision).unwrap_or(0.02),
         games: r.games,
         max_games: args
             .max_games
+            .or(r.experiment.max_games)
             .unwrap_or(r.games.saturating_mul(8))
             .max(r.games),
         seed: r.seed,
@@ -354,13 +419,18 @@ fn calibrate_typed<G: Game>(args: &CalibrateArgs, r: &Resolved) -> Result<()> {
     let (lo, hi) = a.interval();
     let games: u64 = c.probes.iter().map(|p| p.games).sum();
     let mut toml = run_toml_head(r, args.tune.threads, wall, games);
+    let (end_lo, end_hi) = domain.end_values();
+    let resolution = match domain {
+        Domain::Real { resolution, .. } => format!("resolution = {resolution:?}\n"),
+        Domain::Int(..) => String::new(),
+    };
     toml.push_str(&format!(
-        "\n[calibrate]\nvalue = {:?}\ntarget = {}\nprecision = {}\nrange = [{}, {}]\nmethod = {:?}\nmax_games = {}\n\n[answer]\nvalue = {}\ngames = {}\nwins = {}\nwin_rate = {:.4}\nci_low = {lo:.4}\nci_high = {hi:.4}\nhalf_width = {:.4}\n{}stop = {:?}\n",
+        "\n[calibrate]\nvalue = {:?}\ntarget = {}\nprecision = {}\nrange = [{}, {}]\n{resolution}method = {:?}\nmax_games = {}\n\n[answer]\nvalue = {}\ngames = {}\nwins = {}\nwin_rate = {:.4}\nci_low = {lo:.4}\nci_high = {hi:.4}\nhalf_width = {:.4}\n{}stop = {:?}\n",
         spec.path,
         spec.target,
         spec.precision,
-        range.0,
-        range.1,
+        end_lo,
+        end_hi,
         args.method,
         spec.max_games,
         a.value,
@@ -368,7 +438,9 @@ fn calibrate_typed<G: Game>(args: &CalibrateArgs, r: &Resolved) -> Result<()> {
         a.wins,
         a.rate(),
         (hi - lo) / 2.0,
-        c.bracket.map_or(String::new(), |(x, y)| format!("bracket = [{x}, {y}]\n")),
+        c.bracket
+            .as_ref()
+            .map_or(String::new(), |(x, y)| format!("bracket = [{x}, {y}]\n")),
         c.stop
     ));
     let title = format!(
@@ -398,7 +470,7 @@ fn calibrate_typed<G: Game>(args: &CalibrateArgs, r: &Resolved) -> Result<()> {
             p.step,
             p.method,
             spec.path,
-            p.value,
+            p.value.to_string(),
             p.games,
             100.0 * p.rate(),
             100.0 * l,
@@ -413,7 +485,9 @@ fn calibrate_typed<G: Game>(args: &CalibrateArgs, r: &Resolved) -> Result<()> {
         100.0 * lo,
         100.0 * hi,
         100.0 * (hi - lo) / 2.0,
-        c.bracket.map_or(String::new(), |(x, y)| format!("; bracket {x}..={y}")),
+        c.bracket
+            .as_ref()
+            .map_or(String::new(), |(x, y)| format!("; bracket {x}..={y}")),
         c.stop,
         r.out.display(),
         if args.tune.no_report { "" } else { ", report.html" }
@@ -466,7 +540,10 @@ fn sensitivity_typed<G: Game>(args: &SensitivityArgs, r: &Resolved) -> Result<()
         lab::sensitivity::<G>(
             &base,
             &tunables,
-            args.step,
+            lab::Step {
+                int: args.step,
+                real: args.real_step,
+            },
             &factory,
             r.seed,
             r.games,
@@ -483,8 +560,25 @@ fn sensitivity_typed<G: Game>(args: &SensitivityArgs, r: &Resolved) -> Result<()
             .map(|x| u64::from(x.down.is_some()) + u64::from(x.up.is_some()))
             .sum::<u64>());
     let mut toml = run_toml_head(r, args.tune.threads, wall, played);
+    // `real_step` only when a real value moved: a run of whole numbers writes what it did.
+    let real_step = if s
+        .rows
+        .iter()
+        .any(|r| matches!(r.current, AxisValue::Real(_)))
+    {
+        format!("real_step = {:?}\n", args.real_step)
+    } else {
+        String::new()
+    };
+    // The values named with --values, so run.toml says what was asked.
+    let named = if args.values.is_empty() {
+        String::new()
+    } else {
+        let q: Vec<String> = args.values.iter().map(|v| format!("{v:?}")).collect();
+        format!("only = [{}]\n", q.join(", "))
+    };
     toml.push_str(&format!(
-        "\n[sensitivity]\nstep = {}\nvalues = {}\nbase_wins = {}\nbase_win_rate = {:.4}\n",
+        "\n[sensitivity]\nstep = {}\n{real_step}{named}values = {}\nbase_wins = {}\nbase_win_rate = {:.4}\n",
         args.step,
         s.rows.len(),
         s.base_wins,
@@ -533,7 +627,7 @@ fn sensitivity_typed<G: Game>(args: &SensitivityArgs, r: &Resolved) -> Result<()
             "{:<4} {:<44} {:>7} {:>24} {:>24}\n",
             i + 1,
             row.path,
-            row.current,
+            row.current.to_string(),
             side(&row.down),
             side(&row.up)
         ));

@@ -66,6 +66,9 @@ pub enum AxisValue {
     Bool(bool),
     /// A name (`mech_a = "Wukong"`, `maps = "random"`).
     Name(String),
+    /// A finite real number, for content values written with a decimal point
+    /// (`"scoundrel.move" = 4.5`); see [`Real`](crate::setup::Real).
+    Real(crate::setup::Real),
 }
 
 impl fmt::Display for AxisValue {
@@ -74,6 +77,7 @@ impl fmt::Display for AxisValue {
             AxisValue::Int(v) => write!(f, "{v}"),
             AxisValue::Bool(v) => write!(f, "{v}"),
             AxisValue::Name(v) => write!(f, "{v}"),
+            AxisValue::Real(v) => write!(f, "{v}"),
         }
     }
 }

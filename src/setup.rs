@@ -9,10 +9,78 @@
 //! Wukong, ...)`. Every message names the axis in quotes, which is how the lab finds the value
 //! to locate an error at.
 
+use std::cmp::Ordering;
 use std::fmt::Display;
+use std::hash::{Hash, Hasher};
 
 use crate::game::SetupValues;
 use crate::game::{Axis, AxisKind, AxisValue, SetupError};
+
+/// A finite real number as a setup value ([`AxisValue::Real`]): a content value the file
+/// writes with a decimal point (`move = 4.0`, `base_radius = 0.5`; inches, a probability,
+/// whatever the format's unit is), set from an experiment as `2.5` (or a whole number `2`).
+///
+/// Never NaN or infinite, and `-0.0` is stored as `0.0`, so equality, the order (the numeric
+/// one) and hashing are total and agree: a `Real` can be a sweep value, a map key, a cache key.
+/// It is shown as the shortest text that reads back as the same `f64` (`2.5`, `4.0`, `1e-7`),
+/// which is valid TOML, so a value written into a content file round-trips exactly.
+#[derive(Copy, Clone, Debug)]
+pub struct Real(f64);
+
+impl Real {
+    /// `x` as a setup value; `None` when it is NaN or infinite.
+    pub fn new(x: f64) -> Option<Real> {
+        if x.is_finite() {
+            Some(Real(if x == 0.0 { 0.0 } else { x }))
+        } else {
+            None
+        }
+    }
+
+    /// `x` rounded to 12 significant digits, so a computed value reads as written (`3.6`, not
+    /// `3.5999999999999996`); `None` when it is NaN or infinite.
+    pub fn rounded(x: f64) -> Option<Real> {
+        Real::new(format!("{x:.11e}").parse().unwrap_or(x))
+    }
+
+    /// The number.
+    pub fn get(self) -> f64 {
+        self.0
+    }
+}
+
+impl PartialEq for Real {
+    fn eq(&self, other: &Real) -> bool {
+        self.0.to_bits() == other.0.to_bits()
+    }
+}
+
+impl Eq for Real {}
+
+impl PartialOrd for Real {
+    fn partial_cmp(&self, other: &Real) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Real {
+    fn cmp(&self, other: &Real) -> Ordering {
+        self.0.total_cmp(&other.0)
+    }
+}
+
+impl Hash for Real {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.0.to_bits().hash(state);
+    }
+}
+
+impl std::fmt::Display for Real {
+    /// The shortest round-trip text, always with a decimal point or an exponent (`4.0`).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}", self.0)
+    }
+}
 
 /// The value as written in an experiment file (names in quotes).
 fn written(v: &AxisValue) -> String {
@@ -28,6 +96,7 @@ fn what(v: &AxisValue) -> &'static str {
         AxisValue::Int(_) => "an integer",
         AxisValue::Bool(_) => "a boolean",
         AxisValue::Name(_) => "a string",
+        AxisValue::Real(_) => "a real number",
     }
 }
 

@@ -189,7 +189,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
 
 use sololab::games::race::{GOAL, Race, RaceAction, TURNS};
-use sololab::lab::{CalibrateSpec, Method, PolicyFactory};
+use sololab::lab::{CalibrateSpec, Domain, Method, PolicyFactory, Step};
 use sololab::{GameRng, Policy, below};
 
 /// Uniform over walk and run, from the policy stream.
@@ -225,7 +225,7 @@ fn exact(start: i64) -> f64 {
 fn spec(target: f64, method: Method) -> CalibrateSpec {
     CalibrateSpec {
         path: "start".into(),
-        range: (0, 9),
+        domain: Domain::Int(0, 9),
         target,
         precision: 0.01,
         games: 400,
@@ -253,15 +253,17 @@ fn calibration_brackets_the_known_answer_on_common_random_numbers() {
         &done,
     )
     .unwrap();
-    assert_eq!(c.bracket, Some((s as i64, s as i64 + 1)), "{c:?}");
-    assert!(c.answer == s as i64 || c.answer == s as i64 + 1);
+    assert_eq!(
+        c.bracket,
+        Some((AxisValue::Int(s as i64), AxisValue::Int(s as i64 + 1))),
+        "{c:?}"
+    );
+    assert!(c.answer == AxisValue::Int(s as i64) || c.answer == AxisValue::Int(s as i64 + 1));
     // Every probe's interval holds the exact win rate of its value (seeded: not flaky).
     for pr in &c.probes {
         let (lo, hi) = pr.interval();
-        assert!(
-            lo <= p[pr.value as usize] && p[pr.value as usize] <= hi,
-            "{pr:?}"
-        );
+        let v = lab::number(&pr.value) as usize;
+        assert!(lo <= p[v] && p[v] <= hi, "{pr:?}");
         assert_eq!(pr.method, "bisect");
     }
     // Bisection: about log2(10) probes, not a scan.
@@ -289,7 +291,7 @@ fn calibration_brackets_the_known_answer_on_common_random_numbers() {
     )
     .unwrap();
     assert!(
-        (s as i64..=s as i64 + 1).contains(&sa.answer),
+        (s as f64..=s as f64 + 1.0).contains(&lab::number(&sa.answer)),
         "{sa:?} (bracket {s}..={})",
         s + 1
     );
@@ -305,7 +307,7 @@ fn calibration_brackets_the_known_answer_on_common_random_numbers() {
         &done,
     )
     .unwrap();
-    assert_eq!(out.answer, 0);
+    assert_eq!(out.answer, AxisValue::Int(0));
     assert!(out.stop.contains("outside"), "{}", out.stop);
 }
 
@@ -317,10 +319,14 @@ fn sensitivity_pairs_the_same_games_and_holds_the_exact_changes() {
     assert_eq!(t.len(), 1);
     assert_eq!(t[0].path, "start");
     let done = AtomicU64::new(0);
-    let s = lab::sensitivity::<Race>(&base, &t, 1, &coin(), 3, 2000, 2, &done).unwrap();
+    let s =
+        lab::sensitivity::<Race>(&base, &t, Step::whole(1), &coin(), 3, 2000, 2, &done).unwrap();
     let row = &s.rows[0];
     let (down, up) = (row.down.as_ref().unwrap(), row.up.as_ref().unwrap());
-    assert_eq!((down.value, up.value), (3, 5));
+    assert_eq!(
+        (down.value.clone(), up.value.clone()),
+        (AxisValue::Int(3), AxisValue::Int(5))
+    );
     for (side, v) in [(down, 3), (up, 5)] {
         let truth = exact(v) - exact(4);
         assert!(
@@ -337,7 +343,8 @@ fn sensitivity_pairs_the_same_games_and_holds_the_exact_changes() {
     base.insert("start".into(), AxisValue::Int(9));
     let t9 = lab::tunables::<Race>(&base, Some(&["start".to_string()])).unwrap();
     assert_eq!(t9[0].current, "9");
-    let s9 = lab::sensitivity::<Race>(&base, &t9, 1, &coin(), 3, 100, 2, &done).unwrap();
+    let s9 =
+        lab::sensitivity::<Race>(&base, &t9, Step::whole(1), &coin(), 3, 100, 2, &done).unwrap();
     assert!(s9.rows[0].up.is_none() && s9.rows[0].down.is_some());
 }
 
@@ -354,7 +361,9 @@ fn sensitivity_is_the_same_on_one_and_two_threads() {
         lab::policy_factory::<Rift>("greedy", std::path::Path::new("strategies")).unwrap();
     let done = AtomicU64::new(0);
     let run = |threads| {
-        let s = lab::sensitivity::<Rift>(&base, &t, 1, &factory, 5, 12, threads, &done).unwrap();
+        let s =
+            lab::sensitivity::<Rift>(&base, &t, Step::whole(1), &factory, 5, 12, threads, &done)
+                .unwrap();
         (
             lab::sensitivity_csv(&s),
             lab::tornado_svg(&s, "rift", 10).unwrap(),
@@ -501,4 +510,394 @@ fn tuning_commands_write_the_page_that_report_rebuilds() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(bare.join("tornado.svg").is_file() && !bare.join("report.html").exists());
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Real values: a fixture game whose win rate is its one real content value, and the Gods.
+
+use sololab::games::gods::Gods;
+use sololab::setup::Real;
+use sololab::{Axis, AxisKind, Outcome, PositionError, SetupError, Tracer};
+
+/// A one-flip fixture: the game is won with probability `coin.p` (a real content value in
+/// `0..=1`), so its win rate is a known function of a real value: the value itself.
+#[derive(Copy, Clone, Debug, PartialEq)]
+struct Flip {
+    p: f64,
+    done: Option<bool>,
+}
+
+impl std::fmt::Display for Flip {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "p {} {:?}", self.p, self.done)
+    }
+}
+
+/// The fixture's content: the probability of a win.
+#[derive(Debug)]
+struct FlipContent {
+    p: f64,
+}
+
+const FLIP_TOML: &str = "# the fixture's one card\n[coin]\np = 0.5 # win probability\n";
+
+static FLIP_AXES: [Axis; 1] = [Axis {
+    name: "content",
+    kind: AxisKind::Name,
+    default: "builtin",
+    doc: "content file (fixture)",
+}];
+
+fn flip_compile(text: &str, source: &str) -> Result<FlipContent, SetupError> {
+    let t: toml::Table =
+        toml::from_str(text).map_err(|e| SetupError(format!("{source}: {}", e.message())))?;
+    let p = t
+        .get("coin")
+        .and_then(|c| c.get("p"))
+        .and_then(toml::Value::as_float)
+        .ok_or_else(|| SetupError(format!("{source}: coin.p: expected a number")))?;
+    if !(0.0..=1.0).contains(&p) {
+        return Err(SetupError(format!("{source}: coin.p: {p} is not in 0..=1")));
+    }
+    Ok(FlipContent { p })
+}
+
+fn flip_builtin() -> &'static FlipContent {
+    static C: std::sync::OnceLock<FlipContent> = std::sync::OnceLock::new();
+    C.get_or_init(|| flip_compile(FLIP_TOML, "builtin").unwrap())
+}
+
+impl Game for Flip {
+    type Action = u8;
+    type Setup = &'static FlipContent;
+    const NAME: &'static str = "flip";
+    const MAX_DECISIONS: u32 = 1;
+    fn axes() -> &'static [Axis] {
+        &FLIP_AXES
+    }
+    fn resolve_setup(values: &SetupValues) -> Result<Self::Setup, SetupError> {
+        sololab::setup::AxisReader::new(Self::NAME, &FLIP_AXES, values)?;
+        sololab::content::resolve_content(values, flip_builtin, FLIP_TOML, flip_compile)
+    }
+    fn axis_names(_setup: &Self::Setup, _axis: &str) -> Vec<String> {
+        Vec::new()
+    }
+    fn content_toml() -> Option<&'static str> {
+        Some(FLIP_TOML)
+    }
+    fn new_game(setup: &Self::Setup, _rng: &mut GameRng) -> Self {
+        Flip {
+            p: setup.p,
+            done: None,
+        }
+    }
+    fn legal_actions(&self, out: &mut Vec<u8>) {
+        out.clear();
+        if self.done.is_none() {
+            out.push(0);
+        }
+    }
+    fn apply_traced<T: Tracer>(&mut self, _action: u8, rng: &mut GameRng, _trace: &mut T) {
+        // Won when a uniform draw of 2^20 steps falls below p: a win rate of p to 1e-6, and
+        // with common random numbers a larger p wins every game a smaller one wins.
+        let draw = below(rng, 1 << 20) as f64 / (1u32 << 20) as f64;
+        self.done = Some(draw < self.p);
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        self.done
+            .map(|w| if w { Outcome::Won } else { Outcome::Lost(0) })
+    }
+    fn loss_causes() -> &'static [&'static str] {
+        &["tails"]
+    }
+    fn feature_names() -> &'static [&'static str] {
+        &[]
+    }
+    fn features(&self, _out: &mut [f64]) {}
+    fn metric_names() -> &'static [&'static str] {
+        &[]
+    }
+    fn metrics(&self, _out: &mut [i64]) {}
+    fn turns(&self) -> u32 {
+        u32::from(self.done.is_some())
+    }
+    fn action_text(&self, _action: u8) -> String {
+        "flip".into()
+    }
+    fn to_position(&self) -> String {
+        String::new()
+    }
+    fn from_position(_text: &str) -> Result<Self, PositionError> {
+        Err(PositionError {
+            line: 1,
+            message: "no positions".into(),
+        })
+    }
+}
+
+struct Flipper;
+impl Policy<Flip> for Flipper {
+    fn choose(&mut self, _s: &Flip, legal: &[u8], _rng: &mut GameRng) -> u8 {
+        legal[0]
+    }
+}
+
+fn flipper() -> PolicyFactory<Flip> {
+    Arc::new(|| Box::new(Flipper))
+}
+
+fn real(x: f64) -> AxisValue {
+    AxisValue::Real(Real::new(x).unwrap())
+}
+
+#[test]
+fn a_real_content_value_is_listed_set_and_refused_with_its_path() {
+    // Listed with its current value and the range the loader accepts, ends included.
+    let t = lab::tunables::<Flip>(&SetupValues::new(), None).unwrap();
+    assert_eq!(t.len(), 1);
+    assert_eq!(t[0].path, "coin.p");
+    assert_eq!(t[0].current, "0.5");
+    assert_eq!(t[0].real(), Some(0.5));
+    assert_eq!(t[0].range.to_string(), "[0.0, 1.0]");
+    assert_eq!(lab::values_text(&t), "coin.p  0.5  [0.0, 1.0]\n");
+    // Set to a real (and to a whole number): the game plays it.
+    assert_eq!(
+        Flip::resolve_setup(&one("coin.p", real(0.25))).unwrap().p,
+        0.25
+    );
+    assert_eq!(
+        Flip::resolve_setup(&one("coin.p", AxisValue::Int(1)))
+            .unwrap()
+            .p,
+        1.0
+    );
+    // Out of range: one line naming the path, with the loader's reason.
+    let e = Flip::resolve_setup(&one("coin.p", real(1.5)))
+        .unwrap_err()
+        .0;
+    assert_eq!(
+        e,
+        "axis 'coin.p': 1.5 is refused by the content: builtin: coin.p: 1.5 is not in 0..=1"
+    );
+    // The text the game gets is the content with the number written exactly.
+    for x in [0.1, 1e-7, 0.123456789012345_f64, 1.0 / 3.0] {
+        let out = sololab::content::set_values(FLIP_TOML, &[("coin.p".into(), real(x))]).unwrap();
+        let back: toml::Table = toml::from_str(&out).unwrap();
+        assert_eq!(back["coin"]["p"].as_float(), Some(x), "{out}");
+        assert!(out.ends_with(" # win probability\n"), "{out}");
+    }
+    // Not finite: refused before the game, naming the path (experiment and --set).
+    let text = "name = \"f\"\ngame = \"gods\"\nstrategies = [\"greedy\"]\ngames = 2\nseed = 1\n\
+                [setup]\n\"scoundrel.move\" = inf\n";
+    let err = Experiment::parse(text, "f.toml").unwrap_err().to_string();
+    assert_eq!(
+        err,
+        "f.toml:7:20: axis 'scoundrel.move': inf is not a finite number"
+    );
+    assert!(Real::new(f64::NAN).is_none() && Real::new(f64::INFINITY).is_none());
+    // A real for a whole-number value or axis: refused, saying what was expected.
+    let e = Gods::resolve_setup(&one("fate.wounds_to_perish", real(2.5)))
+        .unwrap_err()
+        .0;
+    assert_eq!(
+        e,
+        "axis 'fate.wounds_to_perish': 2.5 is a real number, expected an integer"
+    );
+}
+
+#[test]
+fn calibration_finds_a_known_real_answer() {
+    // The fixture's win rate is p itself: calibrating p to a target answers the target.
+    let target = 0.3;
+    let spec = CalibrateSpec {
+        path: "coin.p".into(),
+        domain: Domain::Real {
+            lo: 0.05,
+            hi: 0.95,
+            resolution: 0.01,
+        },
+        target,
+        precision: 0.02,
+        games: 500,
+        max_games: 4000,
+        seed: 11,
+        method: Method::Auto,
+    };
+    let done = AtomicU64::new(0);
+    let c = lab::calibrate::<Flip>(&SetupValues::new(), &spec, &flipper(), 2, &done).unwrap();
+    let answer = lab::number(&c.answer);
+    assert!(matches!(c.answer, AxisValue::Real(_)), "{c:?}");
+    assert!((answer - target).abs() <= 0.04, "{c:?}");
+    // Every probe's interval holds its value's exact win rate (seeded: not flaky), and the
+    // values are reals between the ends, bisecting: ends, then 0.5, 0.275, ...
+    for p in &c.probes {
+        let (lo, hi) = p.interval();
+        let x = lab::number(&p.value);
+        assert!(lo <= x && x <= hi, "{p:?}");
+        assert_eq!(p.method, "bisect");
+    }
+    let values: Vec<String> = c.probes.iter().map(|p| p.value.to_string()).collect();
+    assert_eq!(values[..4], ["0.05", "0.95", "0.5", "0.275"], "{values:?}");
+    assert!(c.probes.len() <= 9, "{values:?}");
+    // Stochastic approximation over reals lands near the target too, on the resolution's grid.
+    let sa = lab::calibrate::<Flip>(
+        &SetupValues::new(),
+        &CalibrateSpec {
+            method: Method::Sa,
+            ..spec.clone()
+        },
+        &flipper(),
+        2,
+        &done,
+    )
+    .unwrap();
+    assert!((lab::number(&sa.answer) - target).abs() <= 0.05, "{sa:?}");
+    for p in sa.probes.iter().skip(2) {
+        let k = (lab::number(&p.value) - 0.05) / 0.01;
+        assert!((k - k.round()).abs() < 1e-6, "{p:?} is off the grid");
+    }
+    // A tighter resolution, bisection only: the bracket closes to that width around the target.
+    let fine = lab::calibrate::<Flip>(
+        &SetupValues::new(),
+        &CalibrateSpec {
+            method: Method::Bisect,
+            precision: 0.001,
+            max_games: 500,
+            domain: Domain::Real {
+                lo: 0.05,
+                hi: 0.95,
+                resolution: 0.005,
+            },
+            ..spec.clone()
+        },
+        &flipper(),
+        2,
+        &done,
+    )
+    .unwrap();
+    let (a, b) = fine.bracket.clone().expect("bisection closes a bracket");
+    let (a, b) = (lab::number(&a), lab::number(&b));
+    assert!(b > a && b - a <= 0.005, "{fine:?}");
+    assert!(a <= target + 0.05 && b >= target - 0.05, "{fine:?}");
+    let svg = lab::calibration_svg(&c, "flip", "coin.p", target).unwrap();
+    assert!(svg.contains("coin.p") && svg.contains("#3 "), "{svg:.300}");
+}
+
+#[test]
+fn sensitivity_moves_a_real_value_by_a_fraction_and_ranks_it_with_whole_ones() {
+    assert_eq!(Step::whole(1).move_real(4.0, false), Real::new(3.6));
+    assert_eq!(Step::whole(1).move_real(4.0, true), Real::new(4.4));
+    assert_eq!(Step::whole(1).move_real(0.0, true), Real::new(0.1));
+    let step = Step { int: 1, real: 0.2 };
+    assert_eq!(step.move_real(-2.5, false), Real::new(-3.0));
+    // The fixture at p = 0.5 moved 20%: 0.4 and 0.6, a change of exactly -0.1 and +0.1 in
+    // expectation, held by the paired intervals; the same games, so the pairs are nested.
+    let base = SetupValues::new();
+    let t = lab::sensitivity_tunables::<Flip>(&base, None).unwrap();
+    let done = AtomicU64::new(0);
+    let s = lab::sensitivity::<Flip>(&base, &t, step, &flipper(), 5, 2000, 2, &done).unwrap();
+    let row = &s.rows[0];
+    assert_eq!(row.current, real(0.5));
+    let (down, up) = (row.down.as_ref().unwrap(), row.up.as_ref().unwrap());
+    assert_eq!(
+        (down.value.clone(), up.value.clone()),
+        (real(0.4), real(0.6))
+    );
+    for (side, truth) in [(down, -0.1), (up, 0.1)] {
+        assert!(
+            side.change.lo <= truth && truth <= side.change.hi,
+            "{side:?} against {truth}"
+        );
+    }
+    let csv = lab::sensitivity_csv(&s);
+    assert!(
+        csv.lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("1,coin.p,0.5,2000,"),
+        "{csv}"
+    );
+    assert!(csv.contains(",0.4,") && csv.contains(",0.6,"), "{csv}");
+    // At the end of its range a side is refused (p = 1.0 cannot go up 20%).
+    let top = one("coin.p", real(1.0));
+    let t = lab::sensitivity_tunables::<Flip>(&top, Some(&["coin.p".to_string()])).unwrap();
+    let s = lab::sensitivity::<Flip>(&top, &t, step, &flipper(), 5, 50, 2, &done).unwrap();
+    assert!(s.rows[0].up.is_none() && s.rows[0].down.is_some());
+}
+
+#[test]
+fn the_gods_real_values_are_listed_swept_and_refused_from_the_command_line() {
+    let o = sololab(&["list", "values", "gods", "--set", "encounter=brute_hunt"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8(o.stdout).unwrap();
+    let line = |path: &str| {
+        out.lines()
+            .find(|l| l.starts_with(&format!("{path} ")))
+            .unwrap_or_else(|| panic!("no {path} in {out}"))
+            .split_whitespace()
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        line("scoundrel.move"),
+        ["scoundrel.move", "4.0", "(0.0,", "600.0]"]
+    );
+    assert_eq!(
+        line("scoundrel.base_radius"),
+        ["scoundrel.base_radius", "0.5", "(0.0,", "2.0]"]
+    );
+    assert_eq!(
+        line("fate.wounds_to_perish"),
+        ["fate.wounds_to_perish", "10", "1..=15"]
+    );
+    for (set, says) in [
+        (
+            "scoundrel.move=700.5",
+            "axis 'scoundrel.move': 700.5 is refused by the content: builtin:",
+        ),
+        (
+            "scoundrel.move=1e999",
+            "axis 'scoundrel.move': \"1e999\" is not a finite number",
+        ),
+        (
+            "scoundrel.move=fast",
+            "axis 'scoundrel.move': \"fast\" is a string, expected a number",
+        ),
+    ] {
+        let o = sololab(&["list", "values", "gods", "--set", set]);
+        assert_eq!(o.status.code(), Some(2), "{set}");
+        let e = String::from_utf8(o.stderr).unwrap();
+        assert_eq!(e.lines().count(), 1, "{e}");
+        assert!(e.contains(says), "{set}: {e}");
+    }
+    // A sweep of reals: the column is the path, the cells the values as written.
+    let text = "name = \"r\"\ngame = \"gods\"\nstrategies = [\"greedy\"]\ngames = 30\nseed = 1\n\
+                [setup]\nencounter = \"brute_hunt\"\n\
+                [sweep]\n\"scoundrel.max_range\" = [9.6, 24.0]\n";
+    let e = Experiment::parse(text, "r.toml").unwrap();
+    let plan = Plan::<Gods>::new(e, |n| {
+        lab::policy_factory::<Gods>(n, std::path::Path::new("strategies"))
+    })
+    .unwrap();
+    let csv = lab::run_experiment(&plan, &RunOptions::default()).summary_csv();
+    let rows: Vec<&str> = csv.lines().collect();
+    assert!(
+        rows[0].starts_with("experiment,game,strategy,scoundrel.max_range,games"),
+        "{}",
+        rows[0]
+    );
+    assert!(rows[1].starts_with("r,gods,greedy,9.6,30,"), "{}", rows[1]);
+    assert!(rows[2].starts_with("r,gods,greedy,24.0,30,"), "{}", rows[2]);
+    // Out of range in a sweep: one line at the value, naming the path.
+    let bad = text.replace("9.6", "0.0");
+    let e = Experiment::parse(&bad, "r.toml").unwrap();
+    let err = Plan::<Gods>::new(e, |n| {
+        lab::policy_factory::<Gods>(n, std::path::Path::new("strategies"))
+    })
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.starts_with("r.toml:9:26: cell scoundrel.max_range=0.0: axis 'scoundrel.max_range': 0.0 is refused by the content: builtin:"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1);
 }

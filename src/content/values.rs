@@ -15,9 +15,12 @@
 //!
 //! # Values
 //!
-//! An integer sets an integer or a real value of the file (a real one to the whole number),
-//! `true`/`false` a switch, a name a string. `name` keys are not values (they identify the
-//! entries other values refer to).
+//! An integer sets an integer value of the file; a real value of the file (written with a
+//! decimal point, `move = 4.0`) takes a real ([`AxisValue::Real`], `4.5`, finite only) or a
+//! whole number, written back as the shortest text that reads as the same `f64` (`4.5`,
+//! `5.0`); `true`/`false` sets a switch, a name a string. A real for an integer value is
+//! refused (`2.5 is a real number, expected an integer`). `name` keys are not values (they
+//! identify the entries other values refer to).
 //!
 //! # Caching
 //!
@@ -34,7 +37,7 @@ use toml_edit::{ArrayOfTables, DocumentMut, Item, Table, Value};
 
 use super::load_cached;
 use crate::game::{AxisValue, SetupError, SetupValues};
-use crate::setup::axis_error;
+use crate::setup::{Real, axis_error};
 
 /// Whether setup key `key` is a content value path rather than a game's axis: it holds a dot
 /// or a bracket.
@@ -47,7 +50,7 @@ pub fn is_value_path(key: &str) -> bool {
 pub enum ValueKind {
     /// A whole number.
     Int,
-    /// A real number (set from experiments with whole numbers).
+    /// A real number (set from experiments with a real or a whole number).
     Real,
     /// `true` or `false`.
     Bool,
@@ -64,8 +67,9 @@ pub struct ContentValue {
     pub kind: ValueKind,
     /// The current value as written in TOML (`3`, `4.0`, `true`, `"walk"`).
     pub current: String,
-    /// The current value as a setup value, for whole numbers, switches and names (`None` for a
-    /// real that is not a whole number).
+    /// The current value as a setup value: [`AxisValue::Int`], [`AxisValue::Real`] (every
+    /// value the file writes with a decimal point, whole or not), [`AxisValue::Bool`] or
+    /// [`AxisValue::Name`]; `None` for a real the file writes as `inf` or `nan`.
     pub value: Option<AxisValue>,
 }
 
@@ -197,11 +201,11 @@ fn list_value(v: &Value, path: &str, out: &mut Vec<ContentValue>) {
     };
     match v {
         Value::Integer(n) => push(out, ValueKind::Int, Some(AxisValue::Int(*n.value()))),
-        Value::Float(x) => {
-            let x = *x.value();
-            let whole = (x.fract() == 0.0 && x.abs() < 9e15).then_some(AxisValue::Int(x as i64));
-            push(out, ValueKind::Real, whole)
-        }
+        Value::Float(x) => push(
+            out,
+            ValueKind::Real,
+            Real::new(*x.value()).map(AxisValue::Real),
+        ),
         Value::Boolean(b) => push(out, ValueKind::Bool, Some(AxisValue::Bool(*b.value()))),
         Value::String(s) => push(
             out,
@@ -374,12 +378,13 @@ fn set_one(doc: &mut DocumentMut, path: &str, value: &AxisValue) -> Result<(), S
     let new = match (&*v, value) {
         (Value::Integer(_), AxisValue::Int(n)) => Value::from(*n),
         (Value::Float(_), AxisValue::Int(n)) => Value::from(*n as f64),
+        (Value::Float(_), AxisValue::Real(x)) => Value::from(x.get()),
         (Value::Boolean(_), AxisValue::Bool(b)) => Value::from(*b),
         (Value::String(_), AxisValue::Name(s)) => Value::from(s.as_str()),
         (old, new) => {
             let expected = match old {
                 Value::Integer(_) => "an integer",
-                Value::Float(_) => "a number (whole numbers only from an experiment)",
+                Value::Float(_) => "a number",
                 Value::Boolean(_) => "true or false",
                 _ => "a name (in quotes)",
             };
@@ -387,6 +392,7 @@ fn set_one(doc: &mut DocumentMut, path: &str, value: &AxisValue) -> Result<(), S
                 AxisValue::Int(_) => "an integer",
                 AxisValue::Bool(_) => "a boolean",
                 AxisValue::Name(_) => "a string",
+                AxisValue::Real(_) => "a real number",
             };
             return Err(format!("{} is {is}, expected {expected}", written(new)));
         }
@@ -576,7 +582,10 @@ mod tests {
         );
         assert_eq!(vals[0].current, "2");
         assert_eq!(vals[1].kind, ValueKind::Real);
-        assert_eq!(vals[1].value, None);
+        assert_eq!(
+            vals[1].value,
+            Some(AxisValue::Real(Real::new(1.5).unwrap()))
+        );
         assert_eq!(vals[2].value, Some(AxisValue::Name("N".into())));
         // Setting every value to itself gives the same document.
         let same: Vec<(String, AxisValue)> = vals

@@ -6,15 +6,19 @@
 //! holds the target plays more games (doubling, games `n..2n`, ...) until the interval
 //! excludes the target, is within the precision, or reaches the games cap.
 //!
+//! The value searched is whole ([`Domain::Int`]) or real ([`Domain::Real`], a content value
+//! written with a decimal point): one search, where a "step" is 1 for whole numbers and the
+//! resolution for reals (default [`DEFAULT_RESOLUTION`] of the range's width).
+//!
 //! - **Bisection** (monotone win rate): the two ends of the range are probed, then the middle
 //!   of the bracket, until a probe's interval is within the precision around the target (that
 //!   value is the answer) or the bracket is one step wide (the answer is the end nearer the
 //!   target; both ends' intervals exclude the target unless the cap was reached).
 //! - **Stochastic approximation** (Robbins-Monro) where the win rate is not monotone: a probe
 //!   outside the interval hull of its bracket's ends switches to it (or `--method sa`):
-//!   `x ← x + s·(hi − lo)·(target − rate)/k`, rounded to the range, `s` the direction the
-//!   ends show, for at most [`SA_STEPS`] probes or until it stays put; the answer is the probe
-//!   nearest the target.
+//!   `x ← x + s·(hi − lo)·(target − rate)/k`, rounded to the range (to a whole number, or to
+//!   the resolution's grid from `lo` for a real), `s` the direction the ends show, for at most
+//!   [`SA_STEPS`] probes or until it stays put; the answer is the probe nearest the target.
 
 use std::sync::atomic::AtomicU64;
 
@@ -22,9 +26,99 @@ use super::plan::PolicyFactory;
 use super::sensitivity::play_wins;
 use super::stats::{Z95, wilson};
 use crate::game::{AxisValue, Game, SetupValues};
+use crate::setup::Real;
 
 /// The most stochastic-approximation probes.
 pub const SA_STEPS: usize = 12;
+
+/// The default resolution of a real calibration: this fraction of the searched range's width
+/// (1%: about seven bisection probes).
+pub const DEFAULT_RESOLUTION: f64 = 0.01;
+
+/// The values a calibration searches.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum Domain {
+    /// Whole numbers `lo..=hi` (`lo < hi`); a step is 1.
+    Int(i64, i64),
+    /// Real numbers `lo..=hi` (finite, `lo < hi`), in the value's own unit; bisection stops
+    /// when the bracket is at most `resolution` wide (`> 0`).
+    Real {
+        /// The smallest value searched.
+        lo: f64,
+        /// The largest value searched.
+        hi: f64,
+        /// The width at which a bracket is one step.
+        resolution: f64,
+    },
+}
+
+impl Domain {
+    /// The ends as numbers.
+    pub fn ends(&self) -> (f64, f64) {
+        match *self {
+            Domain::Int(lo, hi) => (lo as f64, hi as f64),
+            Domain::Real { lo, hi, .. } => (lo, hi),
+        }
+    }
+
+    /// The ends as setup values.
+    pub fn end_values(&self) -> (AxisValue, AxisValue) {
+        let (lo, hi) = self.ends();
+        (self.value(lo), self.value(hi))
+    }
+
+    /// `x` as a setup value of the domain: rounded to a whole number, or for reals rounded to
+    /// 12 significant digits; clamped to the ends.
+    pub fn value(&self, x: f64) -> AxisValue {
+        match *self {
+            Domain::Int(lo, hi) => AxisValue::Int((x.round() as i64).clamp(lo, hi)),
+            Domain::Real { lo, hi, .. } => AxisValue::Real(
+                Real::rounded(x.clamp(lo, hi))
+                    .or(Real::new(lo))
+                    .expect("the ends are finite"),
+            ),
+        }
+    }
+
+    /// `x` on the domain's grid: a whole number, or `lo + k·resolution` (stochastic
+    /// approximation's probes).
+    fn grid(&self, x: f64) -> AxisValue {
+        match *self {
+            Domain::Int(..) => self.value(x),
+            Domain::Real { lo, resolution, .. } => {
+                self.value(lo + ((x - lo) / resolution).round() * resolution)
+            }
+        }
+    }
+
+    /// The middle of the bracket `a < b` (whole numbers round down), `None` when the bracket
+    /// is one step wide (or has no value strictly inside).
+    fn middle(&self, a: &AxisValue, b: &AxisValue) -> Option<AxisValue> {
+        match (*self, a, b) {
+            (Domain::Int(..), AxisValue::Int(a), AxisValue::Int(b)) => {
+                (b - a > 1).then(|| AxisValue::Int(a + (b - a) / 2))
+            }
+            (Domain::Real { resolution, .. }, a, b) => {
+                let (a, b) = (number(a), number(b));
+                if b - a <= resolution {
+                    return None;
+                }
+                let m = self.value(a + (b - a) / 2.0);
+                (number(&m) > a && number(&m) < b).then_some(m)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// A numeric setup value as a number (0 for a switch or a name).
+pub fn number(v: &AxisValue) -> f64 {
+    match v {
+        AxisValue::Int(n) => *n as f64,
+        AxisValue::Real(x) => x.get(),
+        _ => 0.0,
+    }
+}
 
 /// How to search.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -42,8 +136,8 @@ pub enum Method {
 pub struct CalibrateSpec {
     /// The path or axis.
     pub path: String,
-    /// The smallest and largest value searched.
-    pub range: (i64, i64),
+    /// The values searched.
+    pub domain: Domain,
     /// The target win rate.
     pub target: f64,
     /// Half-width of the interval at which a probe holding the target is an answer.
@@ -63,8 +157,8 @@ pub struct CalibrateSpec {
 pub struct Probe {
     /// 1-based order of the probe.
     pub step: usize,
-    /// The value played.
-    pub value: i64,
+    /// The value played ([`AxisValue::Int`] or [`AxisValue::Real`]).
+    pub value: AxisValue,
     /// Games played (`0..games` of the seed).
     pub games: u64,
     /// Games won.
@@ -90,12 +184,12 @@ pub struct Calibration {
     /// Every probe, in order.
     pub probes: Vec<Probe>,
     /// The value found.
-    pub answer: i64,
+    pub answer: AxisValue,
     /// Index in `probes` of the answer's probe.
     pub answer_probe: usize,
     /// The bracket `(a, b)` (neighbouring values on either side of the target) when bisection
     /// closed one, else `None`.
-    pub bracket: Option<(i64, i64)>,
+    pub bracket: Option<(AxisValue, AxisValue)>,
     /// Why the search stopped, in words.
     pub stop: String,
 }
@@ -112,12 +206,12 @@ struct Searcher<'a, G: Game> {
 impl<G: Game> Searcher<'_, G> {
     /// Probes `v` (games doubling while the interval holds the target and is wider than the
     /// precision); reuses an earlier probe of `v`.
-    fn probe(&mut self, v: i64, method: &'static str) -> Result<usize, String> {
+    fn probe(&mut self, v: AxisValue, method: &'static str) -> Result<usize, String> {
         if let Some(i) = self.probes.iter().position(|p| p.value == v) {
             return Ok(i);
         }
         let mut values = self.base.clone();
-        values.insert(self.spec.path.clone(), AxisValue::Int(v));
+        values.insert(self.spec.path.clone(), v.clone());
         let setup = G::resolve_setup(&values).map_err(|e| e.0)?;
         let (mut games, mut wins) = (0u64, 0u64);
         let mut batch = self.spec.games;
@@ -199,13 +293,13 @@ pub fn calibrate<G: Game>(
         done,
         probes: Vec::new(),
     };
-    let (lo_v, hi_v) = spec.range;
+    let (lo_v, hi_v) = spec.domain.end_values();
     let a = s.probe(lo_v, "bisect")?;
     let b = s.probe(hi_v, "bisect")?;
     let rising = s.probes[b].rate() >= s.probes[a].rate();
     let done_with = |s: &Searcher<G>, i: usize, bracket, stop: String| Calibration {
         probes: s.probes.clone(),
-        answer: s.probes[i].value,
+        answer: s.probes[i].value.clone(),
         answer_probe: i,
         bracket,
         stop,
@@ -233,8 +327,7 @@ pub fn calibrate<G: Game>(
     if method != Method::Sa {
         // Bisection on the bracket (x0, x1): x0's side is "below" in the rising direction.
         let (mut x0, mut x1) = (a, b);
-        while s.probes[x1].value - s.probes[x0].value > 1 {
-            let mid = s.probes[x0].value + (s.probes[x1].value - s.probes[x0].value) / 2;
+        while let Some(mid) = spec.domain.middle(&s.probes[x0].value, &s.probes[x1].value) {
             let m = s.probe(mid, "bisect")?;
             if s.precise(m) {
                 return Ok(done_with(
@@ -261,7 +354,7 @@ pub fn calibrate<G: Game>(
             }
         }
         if method != Method::Sa {
-            let (v0, v1) = (s.probes[x0].value, s.probes[x1].value);
+            let (v0, v1) = (s.probes[x0].value.clone(), s.probes[x1].value.clone());
             let i = if (s.probes[x0].rate() - spec.target).abs()
                 <= (s.probes[x1].rate() - spec.target).abs()
             {
@@ -277,19 +370,24 @@ pub fn calibrate<G: Game>(
             return Ok(done_with(
                 &s,
                 i,
-                Some((v0.min(v1), v0.max(v1))),
+                Some(if v0 <= v1 { (v0, v1) } else { (v1, v0) }),
                 stop.into(),
             ));
         }
     }
     // Stochastic approximation from the middle of the range.
     let dir = if rising { 1.0 } else { -1.0 };
-    let width = (hi_v - lo_v) as f64;
-    let mut x = (lo_v + hi_v) as f64 / 2.0;
+    let (lo_x, hi_x) = spec.domain.ends();
+    let width = hi_x - lo_x;
+    let mut x = match spec.domain {
+        // As integers: the middle rounds half up, as `(lo + hi) / 2.0` then `round` did.
+        Domain::Int(lo, hi) => (lo + hi) as f64 / 2.0,
+        Domain::Real { .. } => lo_x + width / 2.0,
+    };
     let mut still = 0;
     for k in 1..=SA_STEPS {
-        let v = (x.round() as i64).clamp(lo_v, hi_v);
-        let i = s.probe(v, "sa")?;
+        let v = spec.domain.grid(x);
+        let i = s.probe(v.clone(), "sa")?;
         if s.precise(i) {
             return Ok(done_with(
                 &s,
@@ -298,9 +396,9 @@ pub fn calibrate<G: Game>(
                 "a probe's interval is within the precision around the target".into(),
             ));
         }
-        let next = (x + dir * width * (spec.target - s.probes[i].rate()) / k as f64)
-            .clamp(lo_v as f64, hi_v as f64);
-        if next.round() as i64 == v {
+        let next =
+            (x + dir * width * (spec.target - s.probes[i].rate()) / k as f64).clamp(lo_x, hi_x);
+        if spec.domain.grid(next) == v {
             still += 1;
             if still >= 2 {
                 break;
@@ -358,9 +456,31 @@ pub fn calibration_svg(
     {
         let root = SVGBackend::with_string(&mut svg, (720, 460)).into_drawing_area();
         root.fill(&WHITE).map_err(|e| e.to_string())?;
-        let lo = c.probes.iter().map(|p| p.value).min().unwrap_or(0);
-        let hi = c.probes.iter().map(|p| p.value).max().unwrap_or(1);
-        let (x0, x1) = (lo as f64 - 0.5, hi as f64 + 0.5);
+        let xs: Vec<f64> = c.probes.iter().map(|p| number(&p.value)).collect();
+        let real = c
+            .probes
+            .iter()
+            .any(|p| matches!(p.value, AxisValue::Real(_)));
+        let lo = xs.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let (lo, hi) = if lo.is_finite() { (lo, hi) } else { (0.0, 1.0) };
+        // Whole numbers: half a step of margin, one label a value; reals: 4% of the width.
+        let pad = if real {
+            ((hi - lo) * 0.04).max(1e-9)
+        } else {
+            0.5
+        };
+        let (x0, x1) = (lo - pad, hi + pad);
+        let labels = if real {
+            12
+        } else {
+            ((hi - lo) as usize + 1).min(12)
+        };
+        let decimals = if real {
+            (2.0 - ((hi - lo).max(1e-9)).log10().floor()).clamp(0.0, 9.0) as usize
+        } else {
+            0
+        };
         let mut chart = ChartBuilder::on(&root)
             .caption(title, ("sans-serif", 20))
             .margin(16)
@@ -372,8 +492,8 @@ pub fn calibration_svg(
             .configure_mesh()
             .x_desc(path)
             .y_desc("win rate (95% Wilson interval)")
-            .x_labels(((hi - lo) as usize + 1).min(12))
-            .x_label_formatter(&|v| format!("{v:.0}"))
+            .x_labels(labels)
+            .x_label_formatter(&|v| format!("{v:.decimals$}"))
             .y_label_formatter(&|v| format!("{:.0}%", v * 100.0))
             .draw()
             .map_err(|e| e.to_string())?;
@@ -387,16 +507,16 @@ pub fn calibration_svg(
             ))
             .map_err(|e| e.to_string())?;
         let mut pts: Vec<&Probe> = c.probes.iter().collect();
-        pts.sort_by_key(|p| p.value);
+        pts.sort_by(|a, b| number(&a.value).total_cmp(&number(&b.value)));
         chart
             .draw_series(LineSeries::new(
-                pts.iter().map(|p| (p.value as f64, p.rate())),
+                pts.iter().map(|p| (number(&p.value), p.rate())),
                 BLUE.mix(0.5).stroke_width(1),
             ))
             .map_err(|e| e.to_string())?;
         for (i, p) in c.probes.iter().enumerate() {
             let (l, h) = p.interval();
-            let x = p.value as f64;
+            let x = number(&p.value);
             chart
                 .draw_series(std::iter::once(PathElement::new(
                     vec![(x, l), (x, h)],
@@ -414,7 +534,7 @@ pub fn calibration_svg(
             chart
                 .draw_series(std::iter::once(Text::new(
                     format!("#{} {:.1}% ({} g)", p.step, 100.0 * p.rate(), p.games),
-                    (x + 0.05, (h + 0.03).min(0.97)),
+                    (x + pad / 10.0, (h + 0.03).min(0.97)),
                     ("sans-serif", 11),
                 )))
                 .map_err(|e| e.to_string())?;

@@ -764,12 +764,22 @@ impl Experiment {
             toml::Value::Integer(i) => Ok(AxisValue::Int(*i)),
             toml::Value::Boolean(b) => Ok(AxisValue::Bool(*b)),
             toml::Value::String(s) => Ok(AxisValue::Name(s.clone())),
+            toml::Value::Float(x) => match crate::setup::Real::new(*x) {
+                Some(r) => Ok(AxisValue::Real(r)),
+                None => Err(self.error(
+                    Some(value.span()),
+                    ErrorKind::AxisValue {
+                        axis: axis.to_string(),
+                        message: format!("{x} is not a finite number"),
+                    },
+                )),
+            },
             other => Err(self.error(
                 Some(value.span()),
                 ErrorKind::AxisValue {
                     axis: axis.to_string(),
                     message: format!(
-                        "{other} is a {}, not an integer, true/false or a name",
+                        "{other} is a {}, not a number, true/false or a name",
                         other.type_str()
                     ),
                 },
@@ -972,6 +982,7 @@ pub(crate) fn value(v: &AxisValue) -> String {
         AxisValue::Int(i) => i.to_string(),
         AxisValue::Bool(b) => b.to_string(),
         AxisValue::Name(n) => quote(n),
+        AxisValue::Real(x) => x.to_string(),
     }
 }
 

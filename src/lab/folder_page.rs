@@ -212,7 +212,14 @@ fn sensitivity_text(
     run: &toml::Table,
     strategy: &str,
 ) -> (String, String, String, String) {
-    let step = toml_value(run, "sensitivity", "step").unwrap_or_else(|| "1".into());
+    let mut step = toml_value(run, "sensitivity", "step").unwrap_or_else(|| "1".into());
+    // A run that moved real values says by what fraction (absent: whole numbers only).
+    if let Some(real) = toml_value(run, "sensitivity", "real_step") {
+        let pct = real
+            .parse::<f64>()
+            .map_or(real.clone(), |f| format!("{}%", f * 100.0));
+        step = format!("{step} for whole numbers, ±{pct} of the value for real numbers");
+    }
     let base = toml_value(run, "sensitivity", "base_win_rate").unwrap_or_default();
     let games = column(table, "games")
         .and_then(|i| table.rows.first().map(|r| r[i].clone()))

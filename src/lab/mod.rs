@@ -39,8 +39,8 @@ pub use bench::{
     policy_factory, reset_steps, run_workload, sample_states, steps,
 };
 pub use calibrate::{
-    CalibrateSpec, Calibration, Method, PROBES_CSV_HEADER, Probe, SA_STEPS, calibrate,
-    calibration_svg, probes_csv,
+    CalibrateSpec, Calibration, DEFAULT_RESOLUTION, Domain, Method, PROBES_CSV_HEADER, Probe,
+    SA_STEPS, calibrate, calibration_svg, number, probes_csv,
 };
 pub use charts::{Chart, chart_files, charts, colour, file_safe};
 pub use experiment::{
@@ -70,8 +70,8 @@ pub use runner::{
     run_experiment, run_experiment_with_progress, thread_pool, try_run_experiment, try_run_shard,
 };
 pub use sensitivity::{
-    SENSITIVITY_CSV_HEADER, Sensitivity, SensitivityRow, Side, paired, play_wins, sensitivity,
-    sensitivity_csv, tornado_svg,
+    REAL_STEP, SENSITIVITY_CSV_HEADER, Sensitivity, SensitivityRow, Side, Step, paired, play_wins,
+    sensitivity, sensitivity_csv, tornado_svg,
 };
 pub use stats::{PairedDiff, Z95, paired_difference, unpaired_difference, wilson};
 pub use strength::{
@@ -80,7 +80,7 @@ pub use strength::{
 };
 pub use table::{fit, terminal_table};
 pub use values::{
-    IntRange, PROBE_SPAN, Range, Tunable, accepts, content_text, probe_range, sensitivity_tunables,
-    tunables, values_text,
+    IntRange, PROBE_SPAN, REAL_GRID, Range, RealBound, RealRange, Tunable, accepts, accepts_real,
+    content_text, probe_range, probe_real_range, sensitivity_tunables, tunables, values_text,
 };
 pub use work::WorkArea;

@@ -259,6 +259,7 @@ pub(crate) fn check_kind(axis: &str, kind: &AxisKind, value: &AxisValue) -> Resu
             AxisValue::Int(_) => "an integer",
             AxisValue::Bool(_) => "a boolean",
             AxisValue::Name(_) => "a string",
+            AxisValue::Real(_) => "a real number",
         };
         format!("{} is {what}", toml_value(v))
     };

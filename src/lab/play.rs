@@ -59,8 +59,19 @@ pub fn setup_values_from_pairs<G: Game>(
         };
         let Some(kind) = kind else {
             // A content value path: checked by the game's content loading.
+            let real = text
+                .contains(|c: char| c.is_ascii_digit())
+                .then(|| text.parse::<f64>().ok())
+                .flatten();
             let value = if let Ok(n) = text.parse() {
                 AxisValue::Int(n)
+            } else if let Some(x) = real {
+                AxisValue::Real(crate::setup::Real::new(x).ok_or_else(|| {
+                    err(ErrorKind::AxisValue {
+                        axis: key.to_string(),
+                        message: format!("{} is not a finite number", quote(text)),
+                    })
+                })?)
             } else if let Ok(b) = text.parse() {
                 AxisValue::Bool(b)
             } else {

@@ -1,6 +1,10 @@
 //! Sensitivity (issue 17): for each tunable value, the paired change in win rate one step
 //! down and one step up, over the same seeded games as the baseline (common random numbers),
-//! with Newcombe's paired 95% interval, ranked by effect. Also the engine calibration shares:
+//! with Newcombe's paired 95% interval, ranked by effect. A whole number moves by
+//! [`Step::int`] (`--step`, default 1); a real number (a content value written with a decimal
+//! point) by the fraction [`Step::real`] of its value (`--real-step`, default [`REAL_STEP`]:
+//! `4.0` moves to `3.6` and `4.4`), so values of every unit rank together by the change a
+//! like-sized nudge makes. Also the engine calibration shares:
 //! [`play_wins`], which plays game `0..n` of a seed on each of several setups, in parallel,
 //! with results that do not depend on the thread count.
 
@@ -13,6 +17,42 @@ use super::runner::{MAX_THREADS, RunError, play_game, thread_pool};
 use super::stats::{PairedDiff, Z95, paired_difference};
 use super::values::Tunable;
 use crate::game::{AxisValue, Game, SetupValues};
+use crate::setup::Real;
+
+/// The default relative step of a real value: 10% of its value each way.
+pub const REAL_STEP: f64 = 0.1;
+
+/// How far sensitivity moves a value each way.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Step {
+    /// Whole numbers move by this many (`>= 1`).
+    pub int: i64,
+    /// Real numbers move by this fraction of their size (`x ± real·|x|`, in `(0, 1]`); a real
+    /// at zero moves by `real` in its own unit. The moved value is rounded to 12 significant
+    /// digits, so it reads as written (`3.6`, not `3.5999999999999996`).
+    pub real: f64,
+}
+
+impl Step {
+    /// Whole numbers by `int`, reals by the default [`REAL_STEP`].
+    pub fn whole(int: i64) -> Step {
+        Step {
+            int,
+            real: REAL_STEP,
+        }
+    }
+
+    /// The real `x` moved one step down (`up == false`) or up, `None` when not finite.
+    pub fn move_real(&self, x: f64, up: bool) -> Option<Real> {
+        let d = if x == 0.0 {
+            self.real
+        } else {
+            self.real * x.abs()
+        };
+        let v = if up { x + d } else { x - d };
+        Real::rounded(v)
+    }
+}
 
 /// Whether game `first + i` (for `i` in `0..games`) of seed `seed` is won from each setup:
 /// `out[s][i]`. Every setup plays the same game indices, so they meet the same dice, deals and
@@ -67,8 +107,8 @@ pub fn paired(a: &[bool], b: &[bool]) -> PairedDiff {
 /// One side (down or up) of a value's sensitivity.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Side {
-    /// The value played.
-    pub value: i64,
+    /// The value played ([`AxisValue::Int`] or [`AxisValue::Real`]).
+    pub value: AxisValue,
     /// Games won with it.
     pub wins: u64,
     /// Its win rate minus the baseline's, with the paired 95% interval.
@@ -80,8 +120,8 @@ pub struct Side {
 pub struct SensitivityRow {
     /// The value's path (or axis).
     pub path: String,
-    /// Its baseline value.
-    pub current: i64,
+    /// Its baseline value ([`AxisValue::Int`] or [`AxisValue::Real`]).
+    pub current: AxisValue,
     /// One step down, `None` when the game refuses that value.
     pub down: Option<Side>,
     /// One step up, `None` when the game refuses that value.
@@ -108,10 +148,10 @@ pub struct Sensitivity {
     pub rows: Vec<SensitivityRow>,
 }
 
-/// Plays the baseline `base` and each numeric tunable moved `step` down and up (each alone),
-/// all on games `0..games` of `seed`, in one parallel pass, and ranks the values by effect.
-/// Values whose moved setups the game refuses get no side; tunables that are not whole numbers
-/// are left out.
+/// Plays the baseline `base` and each numeric tunable moved one `step` down and up (each
+/// alone; [`Step`]), all on games `0..games` of `seed`, in one parallel pass, and ranks the
+/// values, whole and real together, by effect. Values whose moved setups the game refuses get
+/// no side; tunables that are not numbers are left out.
 ///
 /// # Errors
 /// The baseline setup is refused, or the worker threads cannot start.
@@ -119,7 +159,7 @@ pub struct Sensitivity {
 pub fn sensitivity<G: Game>(
     base: &SetupValues,
     tunables: &[Tunable],
-    step: i64,
+    step: Step,
     factory: &PolicyFactory<G>,
     seed: u64,
     games: u64,
@@ -128,26 +168,43 @@ pub fn sensitivity<G: Game>(
 ) -> Result<Sensitivity, String> {
     let mut setups = vec![G::resolve_setup(base).map_err(|e| e.0)?];
     // (path, current, (value, setup index) of down, of up)
-    type Planned = (String, i64, Option<(i64, usize)>, Option<(i64, usize)>);
+    type Planned = (
+        String,
+        AxisValue,
+        Option<(AxisValue, usize)>,
+        Option<(AxisValue, usize)>,
+    );
     let mut plan: Vec<Planned> = Vec::new();
     for t in tunables {
-        let Some(current) = t.int() else { continue };
-        let mut side = |v: i64| {
+        let (current, down, up) = match (t.int(), t.real()) {
+            (Some(v), _) => (
+                AxisValue::Int(v),
+                v.checked_sub(step.int).map(AxisValue::Int),
+                v.checked_add(step.int).map(AxisValue::Int),
+            ),
+            (None, Some(x)) => (
+                AxisValue::Real(Real::new(x).ok_or("a real value is not finite")?),
+                step.move_real(x, false).map(AxisValue::Real),
+                step.move_real(x, true).map(AxisValue::Real),
+            ),
+            (None, None) => continue,
+        };
+        let mut side = |v: AxisValue| {
             let mut values = base.clone();
-            values.insert(t.path.clone(), AxisValue::Int(v));
+            values.insert(t.path.clone(), v.clone());
             G::resolve_setup(&values).ok().map(|s| {
                 setups.push(s);
                 (v, setups.len() - 1)
             })
         };
-        let down = current.checked_sub(step).and_then(&mut side);
-        let up = current.checked_add(step).and_then(&mut side);
+        let down = down.and_then(&mut side);
+        let up = up.and_then(&mut side);
         plan.push((t.path.clone(), current, down, up));
     }
     let wins = play_wins::<G>(&setups, factory, seed, 0, games, threads, done)
         .map_err(|e| e.to_string())?;
     let count = |w: &[bool]| w.iter().filter(|&&x| x).count() as u64;
-    let side = |s: Option<(i64, usize)>| {
+    let side = |s: Option<(AxisValue, usize)>| {
         s.map(|(value, i)| Side {
             value,
             wins: count(&wins[i]),

@@ -4,13 +4,16 @@
 //!
 //! A content value's range is found by asking the game: the value is set (alone) to
 //! candidates around its current one and the game's setup resolution, with its content
-//! validation, says yes or no ([`probe_range`]). Ranges are searched up to
-//! [`PROBE_SPAN`] from the current value; beyond, the range is shown open.
+//! validation, says yes or no ([`probe_range`], [`probe_real_range`]). Ranges are searched up
+//! to [`PROBE_SPAN`] from the current value; beyond, the range is shown open. A real value's
+//! ends are found to [`REAL_GRID`] and shown closed (`[0.5, 4.0]`) or open (`(0.0, 600.0]`)
+//! as the game accepts the end itself or not.
 
 use rayon::prelude::*;
 
 use crate::content::{ValueKind, content_values, is_value_path};
 use crate::game::{AxisKind, AxisValue, Game, SetupError, SetupValues};
+use crate::setup::Real;
 
 /// How far from its current value a content value's range is searched (each side).
 pub const PROBE_SPAN: i64 = 1000;
@@ -36,17 +39,77 @@ impl std::fmt::Display for IntRange {
     }
 }
 
+/// The grid a real value's range ends are found to (in the value's own unit): the bisection
+/// stops below it and the end is rounded to a multiple of it.
+pub const REAL_GRID: f64 = 1e-6;
+
+/// One end of a real range: the number and whether the game accepts it itself.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct RealBound {
+    /// The end (a multiple of [`REAL_GRID`]).
+    pub value: Real,
+    /// Whether the end itself is accepted (`[` or `]`), else only values beyond it toward the
+    /// current one (`(` or `)`).
+    pub inclusive: bool,
+}
+
+/// The accepted reals around a value, each end `None` when the search reached
+/// [`PROBE_SPAN`] from the current value (open).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct RealRange {
+    /// The lower end.
+    pub lo: Option<RealBound>,
+    /// The upper end.
+    pub hi: Option<RealBound>,
+}
+
+impl RealRange {
+    /// Whether the range holds `x`.
+    pub fn contains(&self, x: f64) -> bool {
+        let above = self.lo.is_none_or(|b| {
+            if b.inclusive {
+                x >= b.value.get()
+            } else {
+                x > b.value.get()
+            }
+        });
+        let below = self.hi.is_none_or(|b| {
+            if b.inclusive {
+                x <= b.value.get()
+            } else {
+                x < b.value.get()
+            }
+        });
+        above && below
+    }
+}
+
+impl std::fmt::Display for RealRange {
+    /// Interval notation: `[0.5, 4.0]`, `(0.0, 600.0]`, `[1.0, ..)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.lo {
+            Some(b) => write!(f, "{}{}", if b.inclusive { '[' } else { '(' }, b.value)?,
+            None => f.write_str("(..")?,
+        }
+        f.write_str(", ")?;
+        match self.hi {
+            Some(b) => write!(f, "{}{}", b.value, if b.inclusive { ']' } else { ')' }),
+            None => f.write_str("..)"),
+        }
+    }
+}
+
 /// What values a tunable takes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Range {
-    /// Whole numbers (an integer axis, or a content integer or whole real).
+    /// Whole numbers (an integer axis or content value).
     Int(IntRange),
     /// `true` or `false`.
     Bool,
     /// A name (its valid names are the content format's; not probed).
     Name,
-    /// A real that is not a whole number (not settable from an experiment).
-    Real,
+    /// Real numbers (a content value written with a decimal point).
+    Real(RealRange),
 }
 
 impl std::fmt::Display for Range {
@@ -55,7 +118,7 @@ impl std::fmt::Display for Range {
             Range::Int(r) => r.fmt(f),
             Range::Bool => f.write_str("true|false"),
             Range::Name => f.write_str("name"),
-            Range::Real => f.write_str("real"),
+            Range::Real(r) => r.fmt(f),
         }
     }
 }
@@ -67,7 +130,7 @@ pub struct Tunable {
     pub path: String,
     /// The current value as written in the content file (or the axis's value).
     pub current: String,
-    /// The current value as a setup value (`None` for a real that is not whole).
+    /// The current value as a setup value (`None` for a real the file writes as `inf`/`nan`).
     pub value: Option<AxisValue>,
     /// The values accepted.
     pub range: Range,
@@ -76,8 +139,19 @@ pub struct Tunable {
 impl Tunable {
     /// The current whole number, for numeric tunables.
     pub fn int(&self) -> Option<i64> {
-        match self.value {
-            Some(AxisValue::Int(v)) => Some(v),
+        match (&self.range, &self.value) {
+            (Range::Real(_), _) => None,
+            (_, Some(AxisValue::Int(v))) => Some(*v),
+            _ => None,
+        }
+    }
+
+    /// The current real number, for real tunables (a content value written with a decimal
+    /// point; an experiment may have set it with a whole number).
+    pub fn real(&self) -> Option<f64> {
+        match (&self.range, &self.value) {
+            (Range::Real(_), Some(AxisValue::Real(x))) => Some(x.get()),
+            (Range::Real(_), Some(AxisValue::Int(n))) => Some(*n as f64),
             _ => None,
         }
     }
@@ -107,6 +181,77 @@ pub fn accepts<G: Game>(base: &SetupValues, path: &str, v: i64) -> bool {
     let mut values = base.clone();
     values.insert(path.to_string(), AxisValue::Int(v));
     G::resolve_setup(&values).is_ok()
+}
+
+/// Whether the game accepts the real `path = x` on top of `base` (`false` for a non-finite `x`).
+pub fn accepts_real<G: Game>(base: &SetupValues, path: &str, x: f64) -> bool {
+    let Some(x) = Real::new(x) else {
+        return false;
+    };
+    let mut values = base.clone();
+    values.insert(path.to_string(), AxisValue::Real(x));
+    G::resolve_setup(&values).is_ok()
+}
+
+/// `x` rounded to the nearest multiple of [`REAL_GRID`].
+fn on_grid(x: f64) -> f64 {
+    let r = (x / REAL_GRID).round() * REAL_GRID;
+    // The shortest text of the grid value (`0.1`, not `0.10000000000000002`).
+    format!("{r:.6}").parse().unwrap_or(r)
+}
+
+/// The accepted reals around `current` for the real value `path` on top of `base`: each way, a
+/// doubling search of offsets `1, 2, 4, ...` (up to [`PROBE_SPAN`]) to the first refused one,
+/// then bisection between the last accepted and the first refused offset to below
+/// [`REAL_GRID`]; the end is that boundary rounded to the grid (or to 6 significant digits
+/// when that is within two grid steps, for a game that rounds to `f32`), inclusive when the
+/// game accepts it. The range is the contiguous run of accepted values that holds `current`.
+pub fn probe_real_range<G: Game>(base: &SetupValues, path: &str, current: f64) -> RealRange {
+    let span = PROBE_SPAN as f64;
+    let side = |dir: f64| -> Option<RealBound> {
+        let ok_at = |d: f64| accepts_real::<G>(base, path, current + dir * d);
+        let (mut ok, mut bad) = (0.0f64, None);
+        let mut step = 1.0f64;
+        while step <= span {
+            if ok_at(step) {
+                ok = step;
+                step *= 2.0;
+            } else {
+                bad = Some(step);
+                break;
+            }
+        }
+        let mut bad = match bad {
+            Some(b) => b,
+            None if ok_at(span) => return None,
+            None => span,
+        };
+        while bad - ok > REAL_GRID / 4.0 {
+            let mid = ok + (bad - ok) / 2.0;
+            if mid <= ok || mid >= bad {
+                break;
+            }
+            if ok_at(mid) {
+                ok = mid;
+            } else {
+                bad = mid;
+            }
+        }
+        let mut end = on_grid(current + dir * ok);
+        // A game that rounds (to `f32`, say) puts the boundary a grid step past a round end
+        // (`4.000001`): the round number within two steps is the end shown.
+        if let Ok(round) = format!("{end:.5e}").parse::<f64>()
+            && (round - end).abs() <= 2.0 * REAL_GRID
+        {
+            end = round;
+        }
+        let inclusive = accepts_real::<G>(base, path, end);
+        Real::new(end).map(|value| RealBound { value, inclusive })
+    };
+    RealRange {
+        lo: side(-1.0),
+        hi: side(1.0),
+    }
 }
 
 /// The accepted whole numbers around `current` for `path` on top of `base`: a doubling search
@@ -147,6 +292,13 @@ pub fn probe_range<G: Game>(base: &SetupValues, path: &str, current: i64) -> Int
     }
 }
 
+/// Where a numeric tunable's range is probed from.
+#[derive(Copy, Clone, Debug)]
+enum Start {
+    Int(i64),
+    Real(f64),
+}
+
 /// Every tunable of game `G` under setup `base`: its integer setup axes (their declared
 /// range) and every value of the content `base` names, in file order, with its range
 /// (probed for numbers; [`probe_range`]), in parallel across values. `only` keeps the named
@@ -160,7 +312,7 @@ pub fn tunables<G: Game>(
     only: Option<&[String]>,
 ) -> Result<Vec<Tunable>, SetupError> {
     G::resolve_setup(base)?;
-    let mut out: Vec<(Tunable, Option<i64>)> = Vec::new();
+    let mut out: Vec<(Tunable, Option<Start>)> = Vec::new();
     for axis in G::axes() {
         if let AxisKind::Int { min, max } = axis.kind {
             // An axis whose default is not a number ("campaign card") overrides a content value
@@ -184,7 +336,7 @@ pub fn tunables<G: Game>(
                 },
                 // Probed too: the game may accept less than the declared range (rift's
                 // `game` stops at the content's campaign games).
-                Some(current),
+                Some(Start::Int(current)),
             ));
         }
     }
@@ -192,11 +344,19 @@ pub fn tunables<G: Game>(
         let values = content_values(&text).map_err(|m| SetupError(format!("content: {m}")))?;
         for v in values {
             let current = base.get(&v.path).cloned().or(v.value.clone());
+            let open = RealRange { lo: None, hi: None };
             let (range, probe) = match (v.kind, &current) {
-                (ValueKind::Int | ValueKind::Real, Some(AxisValue::Int(n))) => {
-                    (Range::Int(IntRange { lo: None, hi: None }), Some(*n))
+                (ValueKind::Int, Some(AxisValue::Int(n))) => (
+                    Range::Int(IntRange { lo: None, hi: None }),
+                    Some(Start::Int(*n)),
+                ),
+                (ValueKind::Real, Some(AxisValue::Int(n))) => {
+                    (Range::Real(open), Some(Start::Real(*n as f64)))
                 }
-                (ValueKind::Real, _) => (Range::Real, None),
+                (ValueKind::Real, Some(AxisValue::Real(x))) => {
+                    (Range::Real(open), Some(Start::Real(x.get())))
+                }
+                (ValueKind::Real, _) => (Range::Real(open), None),
                 (ValueKind::Bool, _) => (Range::Bool, None),
                 _ => (Range::Name, None),
             };
@@ -237,10 +397,16 @@ pub fn tunables<G: Game>(
     Ok(out
         .into_par_iter()
         .map(|(mut t, probe)| {
-            if let Some(current) = probe {
-                let mut others = base.clone();
-                others.remove(&t.path);
-                t.range = Range::Int(probe_range::<G>(&others, &t.path, current));
+            let mut others = base.clone();
+            others.remove(&t.path);
+            match probe {
+                Some(Start::Int(current)) => {
+                    t.range = Range::Int(probe_range::<G>(&others, &t.path, current));
+                }
+                Some(Start::Real(current)) => {
+                    t.range = Range::Real(probe_real_range::<G>(&others, &t.path, current));
+                }
+                None => {}
             }
             t
         })
@@ -258,20 +424,21 @@ pub fn values_text(tunables: &[Tunable]) -> String {
     out
 }
 
-/// The tunables sensitivity moves: `only` (each must be a whole number), or every whole-number
-/// tunable of [`tunables`] whose range has room for a step either way.
+/// The tunables sensitivity moves: `only` (each must be a number: whole or real), or every
+/// numeric tunable of [`tunables`] whose range has room for a step either way (for a real, its
+/// range is more than the one value).
 ///
 /// # Errors
-/// Those of [`tunables`], or a named value that is not a whole number.
+/// Those of [`tunables`], or a named value that is not a number.
 pub fn sensitivity_tunables<G: Game>(
     base: &SetupValues,
     only: Option<&[String]>,
 ) -> Result<Vec<Tunable>, SetupError> {
     let all = tunables::<G>(base, only)?;
     if only.is_some() {
-        if let Some(t) = all.iter().find(|t| t.int().is_none()) {
+        if let Some(t) = all.iter().find(|t| t.int().is_none() && t.real().is_none()) {
             return Err(SetupError(format!(
-                "'{}': a {} value, not a whole number",
+                "'{}': a {} value, not a number",
                 t.path, t.range
             )));
         }
@@ -279,9 +446,12 @@ pub fn sensitivity_tunables<G: Game>(
     }
     Ok(all
         .into_iter()
-        .filter(|t| match (&t.range, t.int()) {
-            (Range::Int(r), Some(v)) => {
+        .filter(|t| match (&t.range, t.int(), t.real()) {
+            (Range::Int(r), Some(v), _) => {
                 r.lo.is_none_or(|lo| lo < v) || r.hi.is_none_or(|hi| hi > v)
+            }
+            (Range::Real(r), _, Some(x)) => {
+                r.lo.is_none_or(|b| b.value.get() < x) || r.hi.is_none_or(|b| b.value.get() > x)
             }
             _ => false,
         })
