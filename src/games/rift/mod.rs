@@ -88,7 +88,7 @@ pub struct RiftSetup {
 /// The pilot pick meaning "the mech's own pilot".
 pub const OWN_PILOT: u8 = u8::MAX;
 
-static AXES: [Axis; 27] = [
+static AXES: [Axis; 29] = [
     Axis {
         name: "mode",
         kind: AxisKind::Name,
@@ -246,10 +246,22 @@ static AXES: [Axis; 27] = [
         doc: "CONTENT.md I9: true = walking monsters pass through other monsters (Units: only fliers and leapers are said to go over anything, walkers are stopped by obstacles, and a monster is no obstacle to its own side); false = other monsters block a walker's path",
     },
     Axis {
+        name: "rule_rocks_last",
+        kind: AxisKind::Bool,
+        default: "true",
+        doc: "CONTENT.md I6: true = monsters aim at rocks only when no mech or building can be attacked from any column (Status Tokens, Rock: \"Monsters will attack rocks if they can't find anything else\"); false = rocks are targets like mechs and buildings (a rock is \"treated as a unit\")",
+    },
+    Axis {
+        name: "rule_aim_moves_with_monster",
+        kind: AxisKind::Bool,
+        default: "true",
+        doc: "CONTENT.md I10: true = an aim is a direction and distance from the monster, so a pushed monster attacks from where it stands (Monsters Attack: attacks resolve \"even if they have been moved\"); false = the aim stays on the tile it was made from (the meeple \"is pointed in the direction it is attacking\")",
+    },
+    Axis {
         name: "flip_rule",
         kind: AxisKind::Name,
         default: "none",
-        doc: "measuring aid: flip one contested rule from the reading set by the rule_* axes: none, a switch (frozen_skip_attack, detect_right, sand_smoke, ruin_reward_capped, pilot_only_reset, finale_moon_right, finale_moon_random, walk_through_monsters) or a reading measured by this axis alone (frozen_monsters_targets I5, rocks_last I6, frozen_no_aim I12, tokens_on_push I19, flood_one_turn I23, storm_ignores_shield I24, explode_chain I27, throw_any_direction I32, detect_before_spawn I25, status_before_push I14, compass_direction_first I4, fallback_path_distance I8, aim_moves_with_monster I10, immobilize_tile I13, rocks_take_bump I18, skip_chooses_statuses I21, spawn_detection_order I28, hp_cap_six I35; CONTENT.md) (experiments/rift-rules.toml, rift-rules-more.toml)",
+        doc: "measuring aid: flip one contested rule from the reading set by the rule_* axes: none, a switch (frozen_skip_attack, detect_right, sand_smoke, ruin_reward_capped, pilot_only_reset, finale_moon_right, finale_moon_random, walk_through_monsters, aim_moves_with_monster, rocks_last) or a reading measured by this axis alone (frozen_monsters_targets I5, frozen_no_aim I12, tokens_on_push I19, flood_one_turn I23, storm_ignores_shield I24, explode_chain I27, throw_any_direction I32, detect_before_spawn I25, status_before_push I14, compass_direction_first I4, fallback_path_distance I8, immobilize_tile I13, rocks_take_bump I18, skip_chooses_statuses I21, spawn_detection_order I28, hp_cap_six I35; CONTENT.md) (experiments/rift-rules.toml, rift-rules-hp-cap.toml, rift-rules-campaign.toml)",
     },
 ];
 

@@ -25,7 +25,9 @@ pub mod rule {
     /// only at mechs and buildings (FAQ Monster attacks: "not other monsters").
     pub const FROZEN_MONSTERS_TARGETS: u32 = 32;
     /// I6: rocks are targets only when no mech or building can be attacked from any column
-    /// (Status Tokens, Rock); off: rocks are targets like mechs and buildings.
+    /// (Status Tokens, Rock); off: rocks are targets like mechs and buildings. The
+    /// `rule_rocks_last` switch: where rocks exist (Ivo Rask's Rockfall) its flip moved greedy's
+    /// win rate by 2.45 points.
     pub const ROCKS_LAST: u32 = 64;
     /// I9: walking monsters pass through other monsters (Units); off: other monsters block them
     /// (the `rule_walk_through_monsters` switch: its flip moved greedy's win rate by 4.5 points).
@@ -63,7 +65,8 @@ pub mod rule {
     pub const FALLBACK_PATH_DISTANCE: u32 = 1 << 17;
     /// I10: an aim is kept as a direction and distance from the monster, so a pushed monster
     /// attacks from where it stands; off: the aim stays on the board where it was made (the
-    /// attack resolves from the tile the monster aimed from).
+    /// attack resolves from the tile the monster aimed from). The `rule_aim_moves_with_monster`
+    /// switch: its flip moved greedy's win rate by 5.75 points.
     pub const AIM_MOVES_WITH_MONSTER: u32 = 1 << 18;
     /// I13: an immobilizing aim holds whatever unit stands on its aimed tile; off: it holds the
     /// mech that stood there when the monster aimed, wherever that mech is pushed.
@@ -105,19 +108,20 @@ pub mod rule {
         | SPAWN_DETECTION_ORDER
         | HP_CAP_SIX;
     /// The boolean switches (setup axes): axis name, bit.
-    pub const AXES: [(&str, u32); 6] = [
+    pub const AXES: [(&str, u32); 8] = [
         ("rule_frozen_skip_attack", FROZEN_SKIP_ATTACK),
         ("rule_detect_right", DETECT_RIGHT),
         ("rule_sand_smoke", SAND_SMOKE),
         ("rule_ruin_reward_capped", RUIN_REWARD_CAPPED),
         ("rule_pilot_only_reset", PILOT_ONLY_RESET),
         ("rule_walk_through_monsters", WALK_THROUGH_MONSTERS),
+        ("rule_aim_moves_with_monster", AIM_MOVES_WITH_MONSTER),
+        ("rule_rocks_last", ROCKS_LAST),
     ];
     /// Readings measured by `flip_rule` only (their flip moved greedy's win rate by less than
     /// 2 points, CONTENT.md "Measured effect of each contested reading"): name, bit.
-    pub const MEASURED: [(&str, u32); 18] = [
+    pub const MEASURED: [(&str, u32); 16] = [
         ("frozen_monsters_targets", FROZEN_MONSTERS_TARGETS),
-        ("rocks_last", ROCKS_LAST),
         ("frozen_no_aim", FROZEN_NO_AIM),
         ("tokens_on_push", TOKENS_ON_PUSH),
         ("flood_one_turn", FLOOD_ONE_TURN),
@@ -128,7 +132,6 @@ pub mod rule {
         ("status_before_push", STATUS_BEFORE_PUSH),
         ("compass_direction_first", COMPASS_DIRECTION_FIRST),
         ("fallback_path_distance", FALLBACK_PATH_DISTANCE),
-        ("aim_moves_with_monster", AIM_MOVES_WITH_MONSTER),
         ("immobilize_tile", IMMOBILIZE_TILE),
         ("rocks_take_bump", ROCKS_TAKE_BUMP),
         ("skip_chooses_statuses", SKIP_CHOOSES_STATUSES),
