@@ -204,6 +204,20 @@ fn a_frozen_unit_pushed_onto_fire_conflicts_and_only_there() {
     let mut rng = <GameRng as rand::SeedableRng>::seed_from_u64(1);
     r.run_steps(&mut rng, &mut NoTrace);
     assert_eq!(r.phase, Phase::Choice);
+    // Removing the frozen token lets the fire attach (and leave the tile).
+    let mut take_fire = r;
+    take_fire.apply(
+        RiftAction::RemoveConflicting {
+            tile: t("(4,3)"),
+            attached: true,
+        },
+        &mut rng,
+    );
+    assert_eq!(
+        (take_fire.monsters[0].status, take_fire.fire),
+        (st::FIRE, 1u64 << t("(6,6)"))
+    );
+    assert_eq!(take_fire.conflict_at(), None);
     // Keeping the frozen token discards the fire: nothing conflicts any more.
     r.apply(
         RiftAction::RemoveConflicting {
@@ -256,4 +270,61 @@ fn freeing_a_token_removes_exactly_the_chosen_one() {
     assert_eq!((r.frozen_b, r.shield_b.count_ones()), (bit("(5,2)"), 2));
     r.free_token(t("(4,2)"), Status::Shield, &mut NoTrace);
     assert_eq!((r.shield_b, r.frozen_b), (bit("(3,5)"), bit("(5,2)")));
+}
+
+#[test]
+fn settling_a_conflict_touches_only_the_tokens_of_that_conflict() {
+    // CONTENT.md I17. A monster holding frozen and a shield is pushed onto acid: the conflict is
+    // the acid's (its frozen token has no fire to meet). Keeping the shield discards the acid;
+    // removing it lets the acid attach; the frozen token stays either way.
+    let mut r = position(&format!(
+        "clock phase=actions\n\
+         mech A tile=(1,1) hp=3 max_hp=3\n\
+         monster 1 at=map card=1 place=0 alpha=0 tile=(3,3) status=frozen,shield\n\
+         tokens acid=(4,3)\n{EMPTY_BOARD}"
+    ));
+    r.push(t("(3,3)"), Dir::East, &mut NoTrace);
+    assert_eq!(r.conflict_at(), Some((t("(4,3)"), Status::Acid)));
+    let mut rng = <GameRng as rand::SeedableRng>::seed_from_u64(1);
+    r.run_steps(&mut rng, &mut NoTrace);
+    assert_eq!(r.phase, Phase::Choice);
+    let mut take_acid = r;
+    take_acid.apply(
+        RiftAction::RemoveConflicting {
+            tile: t("(4,3)"),
+            attached: true,
+        },
+        &mut rng,
+    );
+    assert_eq!(take_acid.monsters[0].status, st::FROZEN | st::ACID);
+    assert_eq!(take_acid.acid, 0);
+    r.apply(
+        RiftAction::RemoveConflicting {
+            tile: t("(4,3)"),
+            attached: false,
+        },
+        &mut rng,
+    );
+    assert_eq!(r.monsters[0].status, st::FROZEN | st::SHIELD);
+    assert_eq!((r.acid, r.phase), (0, Phase::Actions));
+
+    // A shielded monster stands on a fire and an acid it does not hold (pushed there with I19
+    // flipped): its conflict is the acid's, and the fire stays on the tile.
+    let mut r = position(&format!(
+        "clock phase=choice\nchoice resume=actions done=- keep=-\n\
+         mech A tile=(1,1) hp=3 max_hp=3 status=shield\n\
+         monster 1 at=map card=1 place=0 alpha=0 tile=(5,5) status=shield\n\
+         tokens fire=(5,5) acid=(5,5)\n{EMPTY_BOARD}"
+    ));
+    assert_eq!(r.conflict_at(), Some((t("(5,5)"), Status::Acid)));
+    let start = r;
+    r.settle_conflict(t("(5,5)"), true, &mut NoTrace);
+    assert_eq!((r.acid, r.fire), (0, 1u64 << t("(5,5)")));
+    assert_eq!(r.monsters[0].status, st::SHIELD);
+    // On a tile without a conflict (mech A's shield meets no acid) nothing changes.
+    for keep in [true, false] {
+        let mut r = start;
+        r.settle_conflict(t("(1,1)"), keep, &mut NoTrace);
+        assert_eq!(r, start, "keep_attached = {keep}");
+    }
 }
