@@ -327,4 +327,16 @@ fn settling_a_conflict_touches_only_the_tokens_of_that_conflict() {
         r.settle_conflict(t("(1,1)"), keep, &mut NoTrace);
         assert_eq!(r, start, "keep_attached = {keep}");
     }
+    // Nor on a frozen mech standing on an acid it does not hold (frozen meets only fire).
+    let start = position(&format!(
+        "clock phase=actions\n\
+         mech A tile=(1,1) hp=3 max_hp=3 status=frozen\n\
+         tokens acid=(1,1)\n{EMPTY_BOARD}"
+    ));
+    assert_eq!(start.conflict_at(), None);
+    for keep in [true, false] {
+        let mut r = start;
+        r.settle_conflict(t("(1,1)"), keep, &mut NoTrace);
+        assert_eq!(r, start, "keep_attached = {keep}");
+    }
 }
