@@ -340,3 +340,29 @@ fn settling_a_conflict_touches_only_the_tokens_of_that_conflict() {
         assert_eq!(r, start, "keep_attached = {keep}");
     }
 }
+
+#[test]
+fn no_token_goes_on_a_mountain() {
+    // A mountain is no unit and no building: an attack's status aimed at it, or a forest's fire,
+    // leaves no token there (Status Tokens go on units, buildings or empty ground).
+    let mut r = position(
+        "clock phase=actions\n\
+         mech A tile=(1,1) hp=3 max_hp=3\n\
+         terrain\n......\n......\n..M...\n......\n......\n......\n",
+    );
+    let start = r;
+    for s in [
+        Status::Rock,
+        Status::Smoke,
+        Status::Fire,
+        Status::Acid,
+        Status::Frozen,
+        Status::Shield,
+    ] {
+        r.add_status(t("(3,3)"), s, &mut NoTrace);
+        assert_eq!(r, start, "{s:?} on the mountain");
+    }
+    // The same token beside it lies on the ground.
+    r.add_status(t("(3,4)"), Status::Smoke, &mut NoTrace);
+    assert_eq!(r.smoke, 1u64 << t("(3,4)"));
+}
