@@ -10,7 +10,7 @@ use sololab::games::rift::content::{Attack, Dir, Move, Shape, SideHit, Status};
 use sololab::games::rift::rules::Hit;
 use sololab::games::rift::state::{Phase, st};
 use sololab::games::rift::{Rift, RiftAction};
-use sololab::{Game, GameRng, NoTrace};
+use sololab::{Game, GameRng, NoTrace, VecTrace};
 
 /// Builds a position: the header and defaults, then the case's own lines.
 fn position(lines: &str) -> Rift {
@@ -365,4 +365,48 @@ fn no_token_goes_on_a_mountain() {
     // The same token beside it lies on the ground.
     r.add_status(t("(3,4)"), Status::Smoke, &mut NoTrace);
     assert_eq!(r.smoke, 1u64 << t("(3,4)"));
+}
+
+#[test]
+fn adding_a_token_replaces_its_other_side_and_respects_rocks() {
+    // Status Tokens: fire/frozen, shield/acid and rock/smoke are the two sides of one token, so
+    // adding one side removes the other there, and only there; a rock is a unit (CONTENT.md,
+    // I18): no rock goes under another unit, and no fire, acid, frozen or shield token goes on a
+    // rock (smoke, its other side, replaces it).
+    let mut r = position(&format!(
+        "clock phase=actions\n\
+         mech A tile=(1,1) hp=3 max_hp=3 status=frozen,shield\n\
+         mech B tile=(6,1) hp=3 max_hp=3 status=fire\n\
+         tokens rock=(3,3)(5,5)\n{EMPTY_BOARD}"
+    ));
+    r.add_status(t("(1,1)"), Status::Fire, &mut NoTrace);
+    assert_eq!(
+        r.mechs[0].status,
+        st::FIRE | st::SHIELD,
+        "fire replaces frozen"
+    );
+    r.add_status(t("(6,1)"), Status::Frozen, &mut NoTrace);
+    assert_eq!(r.mechs[1].status, st::FROZEN, "frozen replaces fire");
+    let rocks = r.rock;
+    r.add_status(t("(1,1)"), Status::Rock, &mut NoTrace);
+    assert_eq!(r.rock, rocks, "no rock under mech A");
+    for s in [Status::Fire, Status::Acid] {
+        r.add_status(t("(3,3)"), s, &mut NoTrace);
+    }
+    assert_eq!((r.fire, r.acid, r.rock), (0, 0, rocks), "nothing on a rock");
+    let mut trace = VecTrace::default();
+    r.add_status(t("(3,3)"), Status::Smoke, &mut trace);
+    assert_eq!(r.rock, 1u64 << t("(5,5)"), "smoke replaces this rock only");
+    assert_eq!(r.smoke, 1u64 << t("(3,3)"));
+    // The trace says where the token went: lying on the tile, or attached to the unit.
+    r.add_status(t("(6,1)"), Status::Smoke, &mut trace);
+    r.add_status(t("(6,1)"), Status::Acid, &mut trace);
+    assert_eq!(
+        trace.0,
+        [
+            "a smoke token lies on (3,3)",
+            "a smoke token lies on (6,1)",
+            "mech B gets acid"
+        ]
+    );
 }
