@@ -410,3 +410,41 @@ fn adding_a_token_replaces_its_other_side_and_respects_rocks() {
         ]
     );
 }
+
+#[test]
+fn each_token_lies_where_it_can() {
+    // FAQ Buildings: only shield and frozen go on a building; rock, smoke, fire and acid lie on
+    // empty ground, and shield and frozen need a unit or a building to go on.
+    let mut r = position(
+        "clock phase=actions\n\
+         mech A tile=(1,1) hp=3 max_hp=3\n\
+         terrain\n......\n.BB...\n......\n......\n......\n......\n",
+    );
+    let bit = |s: &str| 1u64 << t(s);
+    r.add_status(t("(2,2)"), Status::Shield, &mut NoTrace);
+    r.add_status(t("(3,2)"), Status::Frozen, &mut NoTrace);
+    assert_eq!((r.shield_b, r.frozen_b), (bit("(2,2)"), bit("(3,2)")));
+    for s in [Status::Rock, Status::Smoke, Status::Fire, Status::Acid] {
+        r.add_status(t("(2,2)"), s, &mut NoTrace);
+    }
+    let ground = [
+        (Status::Rock, "(1,4)"),
+        (Status::Smoke, "(2,4)"),
+        (Status::Fire, "(3,4)"),
+        (Status::Acid, "(4,4)"),
+        (Status::Shield, "(5,4)"),
+        (Status::Frozen, "(6,4)"),
+    ];
+    for (s, tile) in ground {
+        r.add_status(t(tile), s, &mut NoTrace);
+    }
+    assert_eq!(
+        (r.rock, r.smoke, r.fire, r.acid),
+        (bit("(1,4)"), bit("(2,4)"), bit("(3,4)"), bit("(4,4)"))
+    );
+    assert_eq!(
+        (r.shield_b, r.frozen_b),
+        (bit("(2,2)"), bit("(3,2)")),
+        "nothing else on the building, no shield or frozen on the ground"
+    );
+}
