@@ -448,3 +448,41 @@ fn each_token_lies_where_it_can() {
         "nothing else on the building, no shield or frozen on the ground"
     );
 }
+
+#[test]
+fn a_pushed_unit_picks_up_tile_tokens_only_while_i19_is_read_so() {
+    // CONTENT.md I19 (rule_tokens_on_push, on by default): a unit pushed onto a fire or acid
+    // token picks it up as if it had moved there; flipped, only regular movement does.
+    use sololab::games::rift::switches::rule;
+    let start = position(&format!(
+        "clock phase=actions\n\
+         mech A tile=(1,1) hp=3 max_hp=3\n\
+         mech B tile=(6,1) hp=3 max_hp=3\n\
+         monster 1 at=map card=1 place=0 alpha=0 tile=(3,3)\n\
+         tokens fire=(4,3) acid=(1,2)\n{EMPTY_BOARD}"
+    ));
+    assert_ne!(
+        start.campaign.rules & rule::TOKENS_ON_PUSH,
+        0,
+        "the default"
+    );
+    let mut r = start;
+    r.push(t("(3,3)"), Dir::East, &mut NoTrace);
+    assert_eq!((r.monsters[0].status, r.fire), (st::FIRE, 0));
+    let mut flipped = start;
+    flipped.campaign.rules &= !rule::TOKENS_ON_PUSH;
+    flipped.push(t("(3,3)"), Dir::East, &mut NoTrace);
+    assert_eq!(flipped.monsters[0].tile, t("(4,3)"));
+    assert_eq!(
+        (flipped.monsters[0].status, flipped.fire),
+        (0, 1u64 << t("(4,3)"))
+    );
+    // Regular movement picks the acid up either way.
+    let mut rng = <GameRng as rand::SeedableRng>::seed_from_u64(1);
+    let step = RiftAction::Move {
+        mech: 0,
+        tile: t("(1,2)"),
+    };
+    flipped.apply(step, &mut rng);
+    assert_eq!((flipped.mechs[0].status, flipped.acid), (st::ACID, 0));
+}
