@@ -486,3 +486,29 @@ fn a_pushed_unit_picks_up_tile_tokens_only_while_i19_is_read_so() {
     flipped.apply(step, &mut rng);
     assert_eq!((flipped.mechs[0].status, flipped.acid), (st::ACID, 0));
 }
+
+#[test]
+fn exploding_monsters_chain_only_while_i27_is_read_so() {
+    // Finale exploding_monsters: a dead monster deals 1 effect damage to its 4 neighbours;
+    // a monster killed by an explosion explodes in turn (CONTENT.md I27, rule_explode_chain, on
+    // by default). Three monsters in a row: the first dies, its blast kills the second, whose
+    // blast reaches the third only with the chain.
+    use sololab::games::rift::switches::rule;
+    let start = position(&format!(
+        "clock phase=actions\nfinale exploding_monsters\n\
+         mech A tile=(6,6) hp=3 max_hp=3\n\
+         monster 1 at=map card=1 place=0 alpha=0 tile=(2,3) hp=1\n\
+         monster 2 at=map card=2 place=0 alpha=0 tile=(3,3) hp=1\n\
+         monster 3 at=map card=3 place=0 alpha=0 tile=(4,3) hp=2\n{EMPTY_BOARD}"
+    ));
+    assert_ne!(start.campaign.rules & rule::EXPLODE_CHAIN, 0, "the default");
+    let blast = |mut r: Rift| {
+        r.damage(t("(2,3)"), 1, Hit::Attack, &mut NoTrace);
+        r.remove_dead(&mut NoTrace);
+        (r.tally.kills, r.monsters[2].hp)
+    };
+    assert_eq!(blast(start), (2, 1), "the chain reaches monster 3");
+    let mut flipped = start;
+    flipped.campaign.rules &= !rule::EXPLODE_CHAIN;
+    assert_eq!(blast(flipped), (2, 2), "only the first monster explodes");
+}
