@@ -5,10 +5,11 @@
 //! value the rule gives.
 
 use sololab::games::rift::actions::aims;
+use sololab::games::rift::board::NO_TILE;
 use sololab::games::rift::board::parse_coord;
 use sololab::games::rift::content::{Attack, Dir, Move, Shape, SideHit, Status};
 use sololab::games::rift::rules::Hit;
-use sololab::games::rift::state::{Phase, st};
+use sololab::games::rift::state::{Phase, Where, st};
 use sololab::games::rift::{Rift, RiftAction};
 use sololab::{Game, GameRng, NoTrace, VecTrace};
 
@@ -511,4 +512,32 @@ fn exploding_monsters_chain_only_while_i27_is_read_so() {
     let mut flipped = start;
     flipped.campaign.rules &= !rule::EXPLODE_CHAIN;
     assert_eq!(blast(flipped), (2, 2), "only the first monster explodes");
+}
+
+#[test]
+fn the_dead_leave_the_map_and_the_tally_counts_them() {
+    // Units at 0 HP are removed once the effect has resolved: a dead mech leaves the map with
+    // its tokens; a dead monster returns to the supply. The game's tally counts mech deaths,
+    // kills and Alpha kills (the lab's features).
+    let mut r = position(&format!(
+        "clock phase=actions\n\
+         mech A tile=(1,1) hp=1 max_hp=3 status=fire\n\
+         mech B tile=(6,1) hp=3 max_hp=3\n\
+         monster 1 at=map card=2 place=3 alpha=1 tile=(3,3) hp=1\n\
+         monster 2 at=map card=1 place=0 alpha=0 tile=(4,4) hp=1\n{EMPTY_BOARD}"
+    ));
+    for tile in ["(1,1)", "(3,3)", "(4,4)"] {
+        r.damage(t(tile), 1, Hit::Attack, &mut NoTrace);
+    }
+    r.remove_dead(&mut NoTrace);
+    assert_eq!((r.mechs[0].tile, r.mechs[0].status), (NO_TILE, 0));
+    assert_eq!(
+        (r.monsters[0].at, r.monsters[1].at),
+        (Where::Supply, Where::Supply)
+    );
+    assert_eq!(
+        (r.tally.mech_deaths, r.tally.kills, r.tally.alpha_kills),
+        (1, 2, 1)
+    );
+    assert!(!r.over(), "mech B lives");
 }
