@@ -541,3 +541,40 @@ fn the_dead_leave_the_map_and_the_tally_counts_them() {
     );
     assert!(!r.over(), "mech B lives");
 }
+
+#[test]
+fn a_flood_drowns_the_walking_monsters_on_its_tiles_only() {
+    // FAQ, Map effects (Flood): a flooding tile is water from its turn; at Time passes a
+    // walking monster on a tile that has just become water dies (Units: monsters on water die);
+    // fliers do not, and with the water_as_ground finale nobody does. Sunken Causeway on the
+    // left with its yellow effects: (2,4) floods when the campaign die reaches 3.
+    let objective = position("clock phase=actions\nmech A tile=(1,1) hp=3 max_hp=3\n")
+        .content
+        .objectives[0]
+        .name
+        .replace(' ', "_");
+    let game = |monster: &str, finale: &str| {
+        let mut r = position(&format!(
+            "maps Sunken_Causeway,Stormbreak_Ridge\n\
+             objectives left={objective}:yellow right=-\nfinale {finale}\n\
+             clock campaign_die=4 phase=actions\n\
+             mech A tile=(4,6) hp=3 max_hp=3\n\
+             monster 1 at=map card={monster} place=0 alpha=0 tile=(2,4)\n\
+             monster 2 at=map card=1 place=0 alpha=0 tile=(1,1)\n"
+        ));
+        assert_eq!(r.water & (1u64 << t("(2,4)")), 0, "no printed water");
+        r.time_passes(&mut NoTrace);
+        assert_eq!(r.campaign_die, 3);
+        assert_ne!(r.water_now() & (1u64 << t("(2,4)")), 0, "(2,4) floods");
+        assert_eq!(
+            r.monsters[1].at,
+            Where::Map,
+            "the monster off the flood lives"
+        );
+        r.monsters[0].at
+    };
+    // Card 2 is the Demon (walks), card 3 the Wraith (flies).
+    assert_eq!(game("2", "-"), Where::Supply, "the Demon drowns");
+    assert_eq!(game("3", "-"), Where::Map, "the Wraith flies");
+    assert_eq!(game("2", "water_as_ground"), Where::Map, "water is ground");
+}
