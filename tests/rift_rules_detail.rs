@@ -5,12 +5,13 @@
 //! value the rule gives.
 
 use sololab::games::rift::actions::aims;
+use sololab::games::rift::board::NO_TILE;
 use sololab::games::rift::board::parse_coord;
 use sololab::games::rift::content::{Attack, Dir, Move, Shape, SideHit, Status};
 use sololab::games::rift::rules::Hit;
-use sololab::games::rift::state::{Phase, st};
+use sololab::games::rift::state::{Phase, Where, st};
 use sololab::games::rift::{Rift, RiftAction};
-use sololab::{Game, GameRng, NoTrace};
+use sololab::{Game, GameRng, NoTrace, VecTrace};
 
 /// Builds a position: the header and defaults, then the case's own lines.
 fn position(lines: &str) -> Rift {
@@ -204,6 +205,20 @@ fn a_frozen_unit_pushed_onto_fire_conflicts_and_only_there() {
     let mut rng = <GameRng as rand::SeedableRng>::seed_from_u64(1);
     r.run_steps(&mut rng, &mut NoTrace);
     assert_eq!(r.phase, Phase::Choice);
+    // Removing the frozen token lets the fire attach (and leave the tile).
+    let mut take_fire = r;
+    take_fire.apply(
+        RiftAction::RemoveConflicting {
+            tile: t("(4,3)"),
+            attached: true,
+        },
+        &mut rng,
+    );
+    assert_eq!(
+        (take_fire.monsters[0].status, take_fire.fire),
+        (st::FIRE, 1u64 << t("(6,6)"))
+    );
+    assert_eq!(take_fire.conflict_at(), None);
     // Keeping the frozen token discards the fire: nothing conflicts any more.
     r.apply(
         RiftAction::RemoveConflicting {
@@ -256,4 +271,310 @@ fn freeing_a_token_removes_exactly_the_chosen_one() {
     assert_eq!((r.frozen_b, r.shield_b.count_ones()), (bit("(5,2)"), 2));
     r.free_token(t("(4,2)"), Status::Shield, &mut NoTrace);
     assert_eq!((r.shield_b, r.frozen_b), (bit("(3,5)"), bit("(5,2)")));
+}
+
+#[test]
+fn settling_a_conflict_touches_only_the_tokens_of_that_conflict() {
+    // CONTENT.md I17. A monster holding frozen and a shield is pushed onto acid: the conflict is
+    // the acid's (its frozen token has no fire to meet). Keeping the shield discards the acid;
+    // removing it lets the acid attach; the frozen token stays either way.
+    let mut r = position(&format!(
+        "clock phase=actions\n\
+         mech A tile=(1,1) hp=3 max_hp=3\n\
+         monster 1 at=map card=1 place=0 alpha=0 tile=(3,3) status=frozen,shield\n\
+         tokens acid=(4,3)\n{EMPTY_BOARD}"
+    ));
+    r.push(t("(3,3)"), Dir::East, &mut NoTrace);
+    assert_eq!(r.conflict_at(), Some((t("(4,3)"), Status::Acid)));
+    let mut rng = <GameRng as rand::SeedableRng>::seed_from_u64(1);
+    r.run_steps(&mut rng, &mut NoTrace);
+    assert_eq!(r.phase, Phase::Choice);
+    let mut take_acid = r;
+    take_acid.apply(
+        RiftAction::RemoveConflicting {
+            tile: t("(4,3)"),
+            attached: true,
+        },
+        &mut rng,
+    );
+    assert_eq!(take_acid.monsters[0].status, st::FROZEN | st::ACID);
+    assert_eq!(take_acid.acid, 0);
+    r.apply(
+        RiftAction::RemoveConflicting {
+            tile: t("(4,3)"),
+            attached: false,
+        },
+        &mut rng,
+    );
+    assert_eq!(r.monsters[0].status, st::FROZEN | st::SHIELD);
+    assert_eq!((r.acid, r.phase), (0, Phase::Actions));
+
+    // A shielded monster stands on a fire and an acid it does not hold (pushed there with I19
+    // flipped): its conflict is the acid's, and the fire stays on the tile.
+    let mut r = position(&format!(
+        "clock phase=choice\nchoice resume=actions done=- keep=-\n\
+         mech A tile=(1,1) hp=3 max_hp=3 status=shield\n\
+         monster 1 at=map card=1 place=0 alpha=0 tile=(5,5) status=shield\n\
+         tokens fire=(5,5) acid=(5,5)\n{EMPTY_BOARD}"
+    ));
+    assert_eq!(r.conflict_at(), Some((t("(5,5)"), Status::Acid)));
+    let start = r;
+    r.settle_conflict(t("(5,5)"), true, &mut NoTrace);
+    assert_eq!((r.acid, r.fire), (0, 1u64 << t("(5,5)")));
+    assert_eq!(r.monsters[0].status, st::SHIELD);
+    // On a tile without a conflict (mech A's shield meets no acid) nothing changes.
+    for keep in [true, false] {
+        let mut r = start;
+        r.settle_conflict(t("(1,1)"), keep, &mut NoTrace);
+        assert_eq!(r, start, "keep_attached = {keep}");
+    }
+    // Nor on a frozen mech standing on an acid it does not hold (frozen meets only fire).
+    let start = position(&format!(
+        "clock phase=actions\n\
+         mech A tile=(1,1) hp=3 max_hp=3 status=frozen\n\
+         tokens acid=(1,1)\n{EMPTY_BOARD}"
+    ));
+    assert_eq!(start.conflict_at(), None);
+    for keep in [true, false] {
+        let mut r = start;
+        r.settle_conflict(t("(1,1)"), keep, &mut NoTrace);
+        assert_eq!(r, start, "keep_attached = {keep}");
+    }
+}
+
+#[test]
+fn no_token_goes_on_a_mountain() {
+    // A mountain is no unit and no building: an attack's status aimed at it, or a forest's fire,
+    // leaves no token there (Status Tokens go on units, buildings or empty ground).
+    let mut r = position(
+        "clock phase=actions\n\
+         mech A tile=(1,1) hp=3 max_hp=3\n\
+         terrain\n......\n......\n..M...\n......\n......\n......\n",
+    );
+    let start = r;
+    for s in [
+        Status::Rock,
+        Status::Smoke,
+        Status::Fire,
+        Status::Acid,
+        Status::Frozen,
+        Status::Shield,
+    ] {
+        r.add_status(t("(3,3)"), s, &mut NoTrace);
+        assert_eq!(r, start, "{s:?} on the mountain");
+    }
+    // The same token beside it lies on the ground.
+    r.add_status(t("(3,4)"), Status::Smoke, &mut NoTrace);
+    assert_eq!(r.smoke, 1u64 << t("(3,4)"));
+}
+
+#[test]
+fn adding_a_token_replaces_its_other_side_and_respects_rocks() {
+    // Status Tokens: fire/frozen, shield/acid and rock/smoke are the two sides of one token, so
+    // adding one side removes the other there, and only there; a rock is a unit (CONTENT.md,
+    // I18): no rock goes under another unit, and no fire, acid, frozen or shield token goes on a
+    // rock (smoke, its other side, replaces it).
+    let mut r = position(&format!(
+        "clock phase=actions\n\
+         mech A tile=(1,1) hp=3 max_hp=3 status=frozen,shield\n\
+         mech B tile=(6,1) hp=3 max_hp=3 status=fire\n\
+         tokens rock=(3,3)(5,5)\n{EMPTY_BOARD}"
+    ));
+    r.add_status(t("(1,1)"), Status::Fire, &mut NoTrace);
+    assert_eq!(
+        r.mechs[0].status,
+        st::FIRE | st::SHIELD,
+        "fire replaces frozen"
+    );
+    r.add_status(t("(6,1)"), Status::Frozen, &mut NoTrace);
+    assert_eq!(r.mechs[1].status, st::FROZEN, "frozen replaces fire");
+    let rocks = r.rock;
+    r.add_status(t("(1,1)"), Status::Rock, &mut NoTrace);
+    assert_eq!(r.rock, rocks, "no rock under mech A");
+    for s in [Status::Fire, Status::Acid] {
+        r.add_status(t("(3,3)"), s, &mut NoTrace);
+    }
+    assert_eq!((r.fire, r.acid, r.rock), (0, 0, rocks), "nothing on a rock");
+    let mut trace = VecTrace::default();
+    r.add_status(t("(3,3)"), Status::Smoke, &mut trace);
+    assert_eq!(r.rock, 1u64 << t("(5,5)"), "smoke replaces this rock only");
+    assert_eq!(r.smoke, 1u64 << t("(3,3)"));
+    // The trace says where the token went: lying on the tile, or attached to the unit.
+    r.add_status(t("(6,1)"), Status::Smoke, &mut trace);
+    r.add_status(t("(6,1)"), Status::Acid, &mut trace);
+    assert_eq!(
+        trace.0,
+        [
+            "a smoke token lies on (3,3)",
+            "a smoke token lies on (6,1)",
+            "mech B gets acid"
+        ]
+    );
+}
+
+#[test]
+fn each_token_lies_where_it_can() {
+    // FAQ Buildings: only shield and frozen go on a building; rock, smoke, fire and acid lie on
+    // empty ground, and shield and frozen need a unit or a building to go on.
+    let mut r = position(
+        "clock phase=actions\n\
+         mech A tile=(1,1) hp=3 max_hp=3\n\
+         terrain\n......\n.BB...\n......\n......\n......\n......\n",
+    );
+    let bit = |s: &str| 1u64 << t(s);
+    r.add_status(t("(2,2)"), Status::Shield, &mut NoTrace);
+    r.add_status(t("(3,2)"), Status::Frozen, &mut NoTrace);
+    assert_eq!((r.shield_b, r.frozen_b), (bit("(2,2)"), bit("(3,2)")));
+    for s in [Status::Rock, Status::Smoke, Status::Fire, Status::Acid] {
+        r.add_status(t("(2,2)"), s, &mut NoTrace);
+    }
+    let ground = [
+        (Status::Rock, "(1,4)"),
+        (Status::Smoke, "(2,4)"),
+        (Status::Fire, "(3,4)"),
+        (Status::Acid, "(4,4)"),
+        (Status::Shield, "(5,4)"),
+        (Status::Frozen, "(6,4)"),
+    ];
+    for (s, tile) in ground {
+        r.add_status(t(tile), s, &mut NoTrace);
+    }
+    assert_eq!(
+        (r.rock, r.smoke, r.fire, r.acid),
+        (bit("(1,4)"), bit("(2,4)"), bit("(3,4)"), bit("(4,4)"))
+    );
+    assert_eq!(
+        (r.shield_b, r.frozen_b),
+        (bit("(2,2)"), bit("(3,2)")),
+        "nothing else on the building, no shield or frozen on the ground"
+    );
+}
+
+#[test]
+fn a_pushed_unit_picks_up_tile_tokens_only_while_i19_is_read_so() {
+    // CONTENT.md I19 (rule_tokens_on_push, on by default): a unit pushed onto a fire or acid
+    // token picks it up as if it had moved there; flipped, only regular movement does.
+    use sololab::games::rift::switches::rule;
+    let start = position(&format!(
+        "clock phase=actions\n\
+         mech A tile=(1,1) hp=3 max_hp=3\n\
+         mech B tile=(6,1) hp=3 max_hp=3\n\
+         monster 1 at=map card=1 place=0 alpha=0 tile=(3,3)\n\
+         tokens fire=(4,3) acid=(1,2)\n{EMPTY_BOARD}"
+    ));
+    assert_ne!(
+        start.campaign.rules & rule::TOKENS_ON_PUSH,
+        0,
+        "the default"
+    );
+    let mut r = start;
+    r.push(t("(3,3)"), Dir::East, &mut NoTrace);
+    assert_eq!((r.monsters[0].status, r.fire), (st::FIRE, 0));
+    let mut flipped = start;
+    flipped.campaign.rules &= !rule::TOKENS_ON_PUSH;
+    flipped.push(t("(3,3)"), Dir::East, &mut NoTrace);
+    assert_eq!(flipped.monsters[0].tile, t("(4,3)"));
+    assert_eq!(
+        (flipped.monsters[0].status, flipped.fire),
+        (0, 1u64 << t("(4,3)"))
+    );
+    // Regular movement picks the acid up either way.
+    let mut rng = <GameRng as rand::SeedableRng>::seed_from_u64(1);
+    let step = RiftAction::Move {
+        mech: 0,
+        tile: t("(1,2)"),
+    };
+    flipped.apply(step, &mut rng);
+    assert_eq!((flipped.mechs[0].status, flipped.acid), (st::ACID, 0));
+}
+
+#[test]
+fn exploding_monsters_chain_only_while_i27_is_read_so() {
+    // Finale exploding_monsters: a dead monster deals 1 effect damage to its 4 neighbours;
+    // a monster killed by an explosion explodes in turn (CONTENT.md I27, rule_explode_chain, on
+    // by default). Three monsters in a row: the first dies, its blast kills the second, whose
+    // blast reaches the third only with the chain.
+    use sololab::games::rift::switches::rule;
+    let start = position(&format!(
+        "clock phase=actions\nfinale exploding_monsters\n\
+         mech A tile=(6,6) hp=3 max_hp=3\n\
+         monster 1 at=map card=1 place=0 alpha=0 tile=(2,3) hp=1\n\
+         monster 2 at=map card=2 place=0 alpha=0 tile=(3,3) hp=1\n\
+         monster 3 at=map card=3 place=0 alpha=0 tile=(4,3) hp=2\n{EMPTY_BOARD}"
+    ));
+    assert_ne!(start.campaign.rules & rule::EXPLODE_CHAIN, 0, "the default");
+    let blast = |mut r: Rift| {
+        r.damage(t("(2,3)"), 1, Hit::Attack, &mut NoTrace);
+        r.remove_dead(&mut NoTrace);
+        (r.tally.kills, r.monsters[2].hp)
+    };
+    assert_eq!(blast(start), (2, 1), "the chain reaches monster 3");
+    let mut flipped = start;
+    flipped.campaign.rules &= !rule::EXPLODE_CHAIN;
+    assert_eq!(blast(flipped), (2, 2), "only the first monster explodes");
+}
+
+#[test]
+fn the_dead_leave_the_map_and_the_tally_counts_them() {
+    // Units at 0 HP are removed once the effect has resolved: a dead mech leaves the map with
+    // its tokens; a dead monster returns to the supply. The game's tally counts mech deaths,
+    // kills and Alpha kills (the lab's features).
+    let mut r = position(&format!(
+        "clock phase=actions\n\
+         mech A tile=(1,1) hp=1 max_hp=3 status=fire\n\
+         mech B tile=(6,1) hp=3 max_hp=3\n\
+         monster 1 at=map card=2 place=3 alpha=1 tile=(3,3) hp=1\n\
+         monster 2 at=map card=1 place=0 alpha=0 tile=(4,4) hp=1\n{EMPTY_BOARD}"
+    ));
+    for tile in ["(1,1)", "(3,3)", "(4,4)"] {
+        r.damage(t(tile), 1, Hit::Attack, &mut NoTrace);
+    }
+    r.remove_dead(&mut NoTrace);
+    assert_eq!((r.mechs[0].tile, r.mechs[0].status), (NO_TILE, 0));
+    assert_eq!(
+        (r.monsters[0].at, r.monsters[1].at),
+        (Where::Supply, Where::Supply)
+    );
+    assert_eq!(
+        (r.tally.mech_deaths, r.tally.kills, r.tally.alpha_kills),
+        (1, 2, 1)
+    );
+    assert!(!r.over(), "mech B lives");
+}
+
+#[test]
+fn a_flood_drowns_the_walking_monsters_on_its_tiles_only() {
+    // FAQ, Map effects (Flood): a flooding tile is water from its turn; at Time passes a
+    // walking monster on a tile that has just become water dies (Units: monsters on water die);
+    // fliers do not, and with the water_as_ground finale nobody does. Sunken Causeway on the
+    // left with its yellow effects: (2,4) floods when the campaign die reaches 3.
+    let objective = position("clock phase=actions\nmech A tile=(1,1) hp=3 max_hp=3\n")
+        .content
+        .objectives[0]
+        .name
+        .replace(' ', "_");
+    let game = |monster: &str, finale: &str| {
+        let mut r = position(&format!(
+            "maps Sunken_Causeway,Stormbreak_Ridge\n\
+             objectives left={objective}:yellow right=-\nfinale {finale}\n\
+             clock campaign_die=4 phase=actions\n\
+             mech A tile=(4,6) hp=3 max_hp=3\n\
+             monster 1 at=map card={monster} place=0 alpha=0 tile=(2,4)\n\
+             monster 2 at=map card=1 place=0 alpha=0 tile=(1,1)\n"
+        ));
+        assert_eq!(r.water & (1u64 << t("(2,4)")), 0, "no printed water");
+        r.time_passes(&mut NoTrace);
+        assert_eq!(r.campaign_die, 3);
+        assert_ne!(r.water_now() & (1u64 << t("(2,4)")), 0, "(2,4) floods");
+        assert_eq!(
+            r.monsters[1].at,
+            Where::Map,
+            "the monster off the flood lives"
+        );
+        r.monsters[0].at
+    };
+    // Card 2 is the Demon (walks), card 3 the Wraith (flies).
+    assert_eq!(game("2", "-"), Where::Supply, "the Demon drowns");
+    assert_eq!(game("3", "-"), Where::Map, "the Wraith flies");
+    assert_eq!(game("2", "water_as_ground"), Where::Map, "water is ground");
 }
