@@ -607,16 +607,10 @@ impl Game for Flip {
         self.done
             .map(|w| if w { Outcome::Won } else { Outcome::Lost(0) })
     }
-    fn loss_causes() -> &'static [&'static str] {
-        &["tails"]
-    }
-    fn feature_names() -> &'static [&'static str] {
-        &[]
-    }
+    const LOSS_CAUSES: &'static [&'static str] = &["tails"];
+    const FEATURE_NAMES: &'static [&'static str] = &[];
     fn features(&self, _out: &mut [f64]) {}
-    fn metric_names() -> &'static [&'static str] {
-        &[]
-    }
+    const METRIC_NAMES: &'static [&'static str] = &[];
     fn metrics(&self, _out: &mut [i64]) {}
     fn turns(&self) -> u32 {
         u32::from(self.done.is_some())
