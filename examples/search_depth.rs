@@ -19,7 +19,7 @@ fn main() {
         StrategyKind::Greedy { weights, .. } => weights,
         _ => unreachable!(),
     };
-    let names = Rift::feature_names();
+    let names = Rift::FEATURE_NAMES;
     let w: Vec<f64> = names
         .iter()
         .map(|n| weights["rift"].get(*n).copied().unwrap_or(0.0))
