@@ -389,7 +389,7 @@ impl Rift {
             let mut max_d = 0usize;
             for t in tiles(goal_stops) {
                 let d = if straight {
-                    super::board::distance(from, t) as usize
+                    super::board::distance(from, t)
                 } else {
                     far[t as usize] as usize
                 };
