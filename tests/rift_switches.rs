@@ -389,3 +389,65 @@ fn every_switch_sets_its_own_bit_and_flip_rule_agrees() {
         assert_eq!(f.campaign.rules, r.campaign.rules, "flip_rule = {name}");
     }
 }
+
+/// I7 has no flip because its other reading (a monster also won't leave a tile where leaving
+/// changes another's target) forbids nothing: during Move + Aim a monster that stands on another
+/// monster's aimed tile is always a frozen one, no frozen token comes or goes, and frozen
+/// monsters do not move. Checked by running the step on boards from random games where Glacier's
+/// Cryo Lance and Yuki Sato's Frost Bomb freeze monsters (frozen monsters are targets, I5).
+#[test]
+fn i7_a_monster_on_another_monsters_aimed_tile_is_frozen() {
+    use sololab::games::rift::content::Dir;
+    use sololab::games::rift::state::{NO_AIM, Phase, st};
+    let s = setup(&[
+        ("mech_a", AxisValue::Name("Glacier".into())),
+        ("upgrades", AxisValue::Name("0,2,0,0".into())),
+        ("game", AxisValue::Int(5)),
+    ]);
+    let (mut checked, mut on_aim) = (0usize, 0usize);
+    for seed in 0..300 {
+        let mut r = Rift::new_game(&s, &mut rng(seed));
+        let mut chance = rng(seed ^ 0xC4A);
+        let mut pick = rng(seed ^ 0x9E1);
+        let mut legal = Vec::new();
+        while r.outcome().is_none() {
+            if r.phase == Phase::Actions {
+                checked += 1;
+                let mut c = r;
+                c.monsters_move_and_aim(&mut sololab::NoTrace);
+                for (before, after) in r.monsters.iter().zip(&c.monsters) {
+                    if before.on_map() && after.on_map() {
+                        let frozen = before.status & st::FROZEN != 0;
+                        assert_eq!(frozen, after.status & st::FROZEN != 0, "seed {seed}");
+                        assert!(!frozen || before.tile == after.tile, "seed {seed}");
+                    }
+                }
+                for j in 0..4 {
+                    let m = c.monsters[j];
+                    if !m.on_map() || m.aim_dir == NO_AIM {
+                        continue;
+                    }
+                    let d = Dir::from_index(m.aim_dir);
+                    let Some(t) = c.aim_tile(&c.stats(j).attack, m.aim_origin(), d, m.aim_dist)
+                    else {
+                        continue;
+                    };
+                    if let Some(i) = c.monster_at(t) {
+                        on_aim += 1;
+                        assert!(
+                            c.monsters[i].status & st::FROZEN != 0,
+                            "seed {seed}: monster {i} stands unfrozen on monster {j}'s aim"
+                        );
+                    }
+                }
+            }
+            r.legal_actions(&mut legal);
+            let a = legal[sololab::below(&mut pick, legal.len() as u32) as usize];
+            r.apply(a, &mut chance);
+        }
+    }
+    assert!(
+        checked > 1000 && on_aim > 0,
+        "{checked} states, {on_aim} aims at monsters"
+    );
+}
