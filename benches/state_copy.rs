@@ -1,5 +1,5 @@
 //! State copies per second, per game in the registry (issue 5): what a search pays to copy its
-//! root each iteration. States are `Copy` values (a Rift state is 232 bytes), so a copy is a
+//! root each iteration. States are `Copy` values (a Rift state is 256 bytes), so a copy is a
 //! `memcpy`.
 //!
 //! Each iteration copies every one of a few thousand sampled states ([`sample_states`]) into

@@ -316,7 +316,9 @@ impl<'a> ContentText<'a> {
         let (doc, _) = self.doc();
         let mut path = Vec::new();
         nearest_before(doc.get_ref(), span.start, &mut path, &mut best);
-        let entry = best.and_then(|(_, p)| self.describe(&p).0);
+        let entry = best
+            .and_then(|(_, p)| self.describe(&p).0)
+            .map(|e| shown_name(&e));
         let (line, col) = self.line_col(span.start);
         let mut out = format!("{}:{line}:{col}:", self.source);
         if let Some(entry) = entry {
@@ -334,12 +336,12 @@ impl<'a> ContentText<'a> {
         out.push(':');
         let (entry, field) = self.describe(path);
         if let Some(entry) = entry {
-            out.push_str(&format!(" {entry}:"));
+            out.push_str(&format!(" {}:", shown_name(&entry)));
         }
         if let Some(field) = field {
-            out.push_str(&format!(" field '{field}':"));
+            out.push_str(&format!(" field '{}':", shown_name(&field)));
         }
-        SetupError(format!("{out} {message}"))
+        SetupError(format!("{out} {}", one_line(message)))
     }
 
     /// 1-based line and column (in characters) of byte `offset`.
@@ -418,6 +420,18 @@ fn convert_path(p: &serde_path_to_error::Path) -> Vec<PathSeg> {
 }
 
 /// A possibly multi-line message as one line (`; ` between its lines).
+/// An entry or field name as an error shows it: on one line and at most 60 characters (a
+/// damaged file can make a key of a multi-line string, hundreds of lines long): the first
+/// line, cut at 40 characters, then `...`.
+fn shown_name(name: &str) -> String {
+    let first = name.lines().next().unwrap_or("");
+    if first.len() == name.len() && name.chars().count() <= 60 {
+        return name.to_string();
+    }
+    let cut: String = first.chars().take(40).collect();
+    format!("{cut}...")
+}
+
 fn one_line(message: &str) -> String {
     message
         .trim()

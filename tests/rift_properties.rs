@@ -67,3 +67,17 @@ proptest! {
         }
     }
 }
+
+/// The case proptest found: line 1 of the content made `[""""`, which opens a multi-line
+/// string as a table's name, so the "entry" of the error is the rest of the file. The error is
+/// still one line, with the name cut short.
+#[test]
+fn a_table_named_by_a_multi_line_string_is_refused_in_one_short_line() {
+    let text = damage(BUILTIN_TOML, 0, 1, "[\"\"\"\"");
+    let e = content_file::parse(&text, "damaged.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(!e.contains('\n'), "{e}");
+    assert!(e.starts_with("damaged.toml:"), "{e}");
+    assert!(e.len() < 400, "{} characters: {e}", e.len());
+}
