@@ -47,9 +47,20 @@ fn main() {
             in_tree(&["rev-parse", "--git-common-dir"]),
             in_tree(&["symbolic-ref", "-q", "HEAD"]),
         ) {
+            // Cargo reruns a build script every time a watched path is missing, so only
+            // existing paths are named: the loose ref when there is one, else its folder (a
+            // commit on a packed ref writes a loose one there), and packed-refs if present.
             let common = std::path::Path::new(&dir).join(common);
-            println!("cargo:rerun-if-changed={}/{branch}", common.display());
-            println!("cargo:rerun-if-changed={}/packed-refs", common.display());
+            let loose = common.join(&branch);
+            if loose.is_file() {
+                println!("cargo:rerun-if-changed={}", loose.display());
+            } else if let Some(folder) = loose.parent().filter(|f| f.is_dir()) {
+                println!("cargo:rerun-if-changed={}", folder.display());
+            }
+            let packed = common.join("packed-refs");
+            if packed.is_file() {
+                println!("cargo:rerun-if-changed={}", packed.display());
+            }
         }
     }
     for path in BUILT {

@@ -25,27 +25,52 @@ BIN=target/release/sololab
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-echo "workload,instructions,steps"
-# SOLOLAB_GATE_GAMES (space-separated game names) narrows the workloads to those games; unset,
-# every registered game's workloads are measured.
+# One workload under callgrind: its CSV line to $TMP/N.csv, its progress line to $TMP/N.log.
+measure() {
+    local i=$1 w=$2 start instructions steps
+    start=$(date +%s)
+    if ! valgrind --tool=callgrind --callgrind-out-file="$TMP/$i.callgrind" \
+        --toggle-collect='*play_workload*' \
+        "$BIN" bench --workload "$w" >"$TMP/$i.answer" 2>"$TMP/$i.valgrind"; then
+        cat "$TMP/$i.valgrind" "$TMP/$i.answer" >&2
+        echo "bench-measure: workload $w failed" >&2
+        return 1
+    fi
+    instructions=$(awk '/^summary:/ {print $2}' "$TMP/$i.callgrind")
+    steps=$(sed -n 's/.* steps=\([0-9]*\).*/\1/p' "$TMP/$i.answer")
+    if [ -z "$instructions" ] || [ -z "$steps" ]; then
+        echo "bench-measure: no figures for $w" >&2
+        return 1
+    fi
+    echo "bench-measure: $(cat "$TMP/$i.answer") ($(($(date +%s) - start)) s under callgrind)" >&2
+    echo "$w,$instructions,$steps" >"$TMP/$i.csv"
+}
+
+workloads=()
 for w in $("$BIN" bench --list-workloads); do
     if [ -n "${SOLOLAB_GATE_GAMES:-}" ] && [[ " $SOLOLAB_GATE_GAMES " != *" ${w%%/*} "* ]]; then
         continue
     fi
-    start=$(date +%s)
-    valgrind --tool=callgrind --callgrind-out-file="$TMP/callgrind.out" \
-        --toggle-collect='*play_workload*' \
-        "$BIN" bench --workload "$w" >"$TMP/answer" 2>"$TMP/valgrind.log" || {
-        cat "$TMP/valgrind.log" "$TMP/answer" >&2
-        echo "bench-measure: workload $w failed" >&2
-        exit 2
-    }
-    instructions=$(awk '/^summary:/ {print $2}' "$TMP/callgrind.out")
-    steps=$(sed -n 's/.* steps=\([0-9]*\).*/\1/p' "$TMP/answer")
-    if [ -z "$instructions" ] || [ -z "$steps" ]; then
-        echo "bench-measure: no figures for $w" >&2
+    workloads+=("$w")
+done
+# Workloads run side by side, one per core (BENCH_JOBS to change): each is single-threaded and
+# its count does not depend on what else runs. The CSV keeps the workloads' listed order.
+jobs=${BENCH_JOBS:-$(nproc 2>/dev/null || echo 1)}
+for i in "${!workloads[@]}"; do
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+        wait -n || true
+    done
+    measure "$i" "${workloads[$i]}" &
+done
+wait
+# A workload that failed wrote no CSV line (and said why on stderr).
+for i in "${!workloads[@]}"; do
+    if [ ! -s "$TMP/$i.csv" ]; then
+        echo "bench-measure: no result for ${workloads[$i]}" >&2
         exit 2
     fi
-    echo "bench-measure: $(cat "$TMP/answer") ($(($(date +%s) - start)) s under callgrind)" >&2
-    echo "$w,$instructions,$steps"
+done
+echo "workload,instructions,steps"
+for i in "${!workloads[@]}"; do
+    cat "$TMP/$i.csv"
 done
