@@ -286,6 +286,11 @@ pub trait Game: Copy + Send + Sync + PartialEq + fmt::Debug + fmt::Display + 'st
     /// Turns played so far (for `mean_turns`).
     fn turns(&self) -> u32;
 
+    /// Whether the state holds what the player cannot see (the order of a deck). Then
+    /// [`determinize`](Game::determinize) re-samples it, and a policy that looks ahead on a
+    /// copy of the state determinizes the copy first, or it would read the hidden order (greedy
+    /// does: [`GreedyPolicy`](crate::policy::GreedyPolicy)). Default `false`.
+    const HIDDEN_INFORMATION: bool = false;
     /// Re-samples what the player cannot know (deck orders). Games without hidden information
     /// leave the state as it is.
     fn determinize(&mut self, _rng: &mut GameRng) {}

@@ -1311,3 +1311,78 @@ fn the_quest_phase_spawns_by_the_threat_row_and_nothing_from_an_empty_deck() {
         assert_eq!(b.outcome(), None);
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Planning policies: an attack is one plan, and greedy never reads a hidden order
+
+/// The shipped `greedy` strategy for Beyond.
+fn greedy() -> Box<dyn Policy<Beyond>> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("strategies");
+    sololab::Strategy::named("greedy", &dir)
+        .expect("strategies/greedy.toml")
+        .build::<Beyond>()
+        .expect("greedy builds for beyond")
+}
+
+#[test]
+fn an_attack_is_one_plan_from_its_first_card_to_its_resolution() {
+    use sololab::PlanStep;
+    let ls = card("Longsword Slash");
+    let mut b = br2_state("Longsword_Slash,Longsword_Slash", "-", &[(1, 0)]);
+    let first = A::Attack {
+        hero: 0,
+        card: ls,
+        opt: 0,
+        target: 0,
+    };
+    assert_eq!(b.plan_step(first), PlanStep::Prefix(0));
+    assert_eq!(b.plan_step(A::EndPhase), PlanStep::Single);
+    let mut t = VecTrace::default();
+    play(&mut b, first, &mut t);
+    let more = A::AddCard {
+        hero: 0,
+        card: ls,
+        opt: 0,
+    };
+    assert_eq!(b.plan_step(more), PlanStep::Prefix(0));
+    assert_eq!(b.plan_step(A::ResolveAttack), PlanStep::Finish(0));
+}
+
+/// The Huntmaster's Trail is won when every enemy is defeated: Bastian (5 points, a Longsword
+/// Slash of 3 and a Plate Guard) faces its last enemy, an Orc Archer (defense 1, health 1)
+/// engaged with him, the Enemy Deck empty; `draws` are the Response cards in drawing order.
+fn last_archer(draws: &[(u8, u8)]) -> Beyond {
+    pos(&format!(
+        "game scenario=The_Huntmaster's_Trail heroes=1 threat=1 round=1 phase=hero pending=none\nhero 1 name=Bastian side=0 points=5 known=0 items=-,-,-,-,-\nhero 1 deck Plate_Guard,Plate_Guard\nhero 1 hand Longsword_Slash,Plate_Guard\nenemy 1 kind=Orc_Archer area=1 seq=0 attach=-\nwound_deck Wound:_Gash,Wound:_Gash\n{}",
+        responses(draws)
+    ))
+}
+
+/// Every Response card left has value 0, so the attack of 3 against defense 1 kills the last
+/// enemy and wins in any order of the deck. Scored alone, the `Attack` step only spends a card
+/// and 2 points, and a Draw scores higher (greedy never attacked before attacks were plans).
+#[test]
+fn greedy_attacks_when_the_attack_surely_wins() {
+    let b = last_archer(&[(1, 0), (2, 0), (3, 0)]);
+    let l = legal(&b);
+    let choice = greedy().choose(&b, &l, &mut rng());
+    assert!(matches!(choice, A::Attack { target: 0, .. }), "{choice:?}");
+}
+
+/// Greedy looks ahead on determinized copies (`Game::HIDDEN_INFORMATION`): which Response card
+/// is on top is hidden, so its choice is the same in both orders of a deck of a 0 (the attack
+/// of 3 against 1 + 0 wins) and a 3 (3 against 1 + 3: a miss). Reading the true order, it
+/// attacked only when the 0 was on top.
+#[test]
+fn greedy_never_reads_the_hidden_order_of_a_deck() {
+    let choices: Vec<A> = [[(1, 0), (1, 3)], [(1, 3), (1, 0)]]
+        .iter()
+        .map(|draws| {
+            let b = last_archer(draws);
+            let l = legal(&b);
+            greedy().choose(&b, &l, &mut rng())
+        })
+        .collect();
+    assert_eq!(choices[0], choices[1], "the choice depends on the hidden order");
+    assert!(matches!(choices[0], A::Attack { target: 0, .. }), "{choices:?}");
+}

@@ -103,6 +103,7 @@ impl<G: Game> Game for Counted<G> {
     fn turns(&self) -> u32 {
         self.0.turns()
     }
+    const HIDDEN_INFORMATION: bool = G::HIDDEN_INFORMATION;
     #[inline]
     fn determinize(&mut self, rng: &mut GameRng) {
         self.0.determinize(rng);

@@ -82,6 +82,12 @@ impl Heuristic {
 /// chance at all (the generator was not advanced) the value is exact and the other samples are
 /// skipped. Ties among the best values are broken uniformly with the policy stream.
 ///
+/// In a game with hidden information ([`Game::HIDDEN_INFORMATION`]: Beyond the Rift's decks)
+/// each sample's copy of the state is first determinized with that sample's generator, so
+/// greedy as a player never reads a deck's true order (the next Response card would tell it
+/// whether an attack hits); every sample is then used. Inside MCTS
+/// ([`in_search`](Self::in_search)) the state is looked ahead on as it is handed over.
+///
 /// No allocation per decision once the follow-up and tie buffers have grown to the largest
 /// legal-action count seen.
 #[derive(Clone, Debug)]
@@ -93,6 +99,9 @@ pub struct GreedyPolicy<G: Game> {
     /// The generators of this decision's samples, freshly seeded (`seed + s`), cloned for each
     /// candidate so that seeding happens once per decision, not once per candidate.
     seeded: Vec<GameRng>,
+    /// Determinize each sample's copy before looking ahead ([`Game::HIDDEN_INFORMATION`]
+    /// games, when greedy is the player): see the type's docs.
+    honest: bool,
 }
 
 impl<G: Game> GreedyPolicy<G> {
@@ -109,7 +118,16 @@ impl<G: Game> GreedyPolicy<G> {
             follow: Vec::with_capacity(64),
             ties: Vec::with_capacity(64),
             seeded: Vec::with_capacity(samples.min(1024) as usize),
+            honest: G::HIDDEN_INFORMATION,
         }
+    }
+
+    /// The same policy for use inside a search (MCTS's rollouts and child ranking): the state
+    /// it is handed is already a determinization (honest search) or the truth on purpose
+    /// (`see_hidden`), so it looks ahead on that state as it is.
+    pub(crate) fn in_search(mut self) -> Self {
+        self.honest = false;
+        self
     }
 
     /// Seeds the generators of one decision's samples from `seed`.
@@ -129,8 +147,13 @@ impl<G: Game> GreedyPolicy<G> {
             let start = self.seeded[s].clone();
             let mut rng = start.clone();
             let mut after = *state;
+            if self.honest {
+                after.determinize(&mut rng);
+            }
             after.apply(action, &mut rng);
-            let mut chance = rng != start;
+            // A determinized copy may hold another order of a deck the action draws from: the
+            // draw is chance even when the generator is not advanced.
+            let mut chance = self.honest || rng != start;
             let v = match step {
                 PlanStep::Prefix(k) if after.outcome().is_none() => {
                     after.legal_actions(&mut self.follow);

@@ -208,11 +208,14 @@ impl<G: Game> MctsPolicy<G> {
             "MCTS widening {} is not a finite number >= 0",
             config.widening
         );
-        let ranker = (config.widening > 0.0).then(|| GreedyPolicy::new(weights.clone(), 1));
+        let ranker =
+            (config.widening > 0.0).then(|| GreedyPolicy::new(weights.clone(), 1).in_search());
         let widened = config.widening > 0.0;
         let greedy = match config.rollout {
             Rollout::Random => None,
-            Rollout::Greedy => Some(GreedyPolicy::new(weights.clone(), config.rollout_samples)),
+            Rollout::Greedy => {
+                Some(GreedyPolicy::new(weights.clone(), config.rollout_samples).in_search())
+            }
         };
         MctsPolicy {
             config,

@@ -33,8 +33,8 @@ use content::{CardKind, Content, NO_CARD};
 use state::{Cursor, DefendCtx, EnemyState, HeroState, MAX_COMMIT, Pending, Persist, Phase, Tally};
 
 use crate::game::{
-    Axis, AxisKind, AxisValue, Game, GameRng, Outcome, PositionError, SetupError, SetupValues,
-    Tracer, below,
+    Axis, AxisKind, AxisValue, Game, GameRng, Outcome, PlanStep, PositionError, SetupError,
+    SetupValues, Tracer, below,
 };
 
 /// Loss causes, indexed by [`rules::cause`].
@@ -526,8 +526,27 @@ impl Game for Beyond {
     fn turns(&self) -> u32 {
         self.tally.rounds as u32
     }
+    /// Every deck's order is unknown to the players (DESIGN.md; issue 13).
+    const HIDDEN_INFORMATION: bool = true;
     fn determinize(&mut self, rng: &mut GameRng) {
         self.shuffle_hidden(rng);
+    }
+    /// An attack takes several actions (`Attack`, any `AddCard`s, `ResolveAttack`: Attacking)
+    /// and so does a defense (`Defend`s and `DefendPoints`, then `TakeAttack`: Enemy Attacks):
+    /// every step before the resolution opens a plan of the initiating (defending) hero and the
+    /// resolution finishes it, so a planner scores an attack by its hit and not by its cost
+    /// alone (before this, greedy never attacked: CONTENT.md, "Planning an attack").
+    fn plan_step(&self, a: BeyondAction) -> PlanStep {
+        match a {
+            BeyondAction::Attack { hero, .. } => PlanStep::Prefix(hero),
+            BeyondAction::AddCard { .. } => PlanStep::Prefix(self.attack.hero),
+            BeyondAction::ResolveAttack => PlanStep::Finish(self.attack.hero),
+            BeyondAction::Defend { .. } | BeyondAction::DefendPoints => {
+                PlanStep::Prefix(self.defend.hero)
+            }
+            BeyondAction::TakeAttack => PlanStep::Finish(self.defend.hero),
+            _ => PlanStep::Single,
+        }
     }
     fn action_text(&self, a: BeyondAction) -> String {
         position::action_text(self, a)
