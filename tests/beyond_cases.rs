@@ -837,6 +837,7 @@ fn mcts(see_hidden: bool) -> MctsPolicy<Beyond> {
             stop_at_chance: false,
             see_hidden,
             clairvoyant: false,
+            prior_visits: 0,
         },
         weights,
     )
