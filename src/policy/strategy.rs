@@ -128,6 +128,10 @@ const SHIPPED: &[(&str, &str)] = &[
         "mcts-1000-gods",
         include_str!("../../strategies/mcts-1000-gods.toml"),
     ),
+    (
+        "mcts-1000-gods-prior",
+        include_str!("../../strategies/mcts-1000-gods-prior.toml"),
+    ),
     ("mcts-200", include_str!("../../strategies/mcts-200.toml")),
     (
         "mcts-200-clairvoyant",
@@ -137,7 +141,15 @@ const SHIPPED: &[(&str, &str)] = &[
         "mcts-200-gods",
         include_str!("../../strategies/mcts-200-gods.toml"),
     ),
+    (
+        "mcts-200-gods-prior",
+        include_str!("../../strategies/mcts-200-gods-prior.toml"),
+    ),
     ("mcts-3000", include_str!("../../strategies/mcts-3000.toml")),
+    (
+        "mcts-3000-gods-prior",
+        include_str!("../../strategies/mcts-3000-gods-prior.toml"),
+    ),
     (
         "mcts-beyond",
         include_str!("../../strategies/mcts-beyond.toml"),
@@ -829,6 +841,9 @@ mod tests {
             ("mcts-3000", 3000),
             ("mcts-200-gods", 200),
             ("mcts-1000-gods", 1000),
+            ("mcts-200-gods-prior", 200),
+            ("mcts-1000-gods-prior", 1000),
+            ("mcts-3000-gods-prior", 3000),
         ] {
             let s = Strategy::named(name, Path::new("/nonexistent")).unwrap();
             match s.kind {
