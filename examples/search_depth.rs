@@ -63,6 +63,7 @@ fn main() {
             stop_at_chance: false,
             see_hidden: false,
             clairvoyant: false,
+            prior_visits: 0,
         };
         let mut mcts = MctsPolicy::<Rift>::new(config, w.clone());
         let (mut legal_n, mut kids, mut depth) = (0, 0, 0);

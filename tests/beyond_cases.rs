@@ -837,6 +837,7 @@ fn mcts(see_hidden: bool) -> MctsPolicy<Beyond> {
             stop_at_chance: false,
             see_hidden,
             clairvoyant: false,
+            prior_visits: 0,
         },
         weights,
     )
@@ -1383,6 +1384,12 @@ fn greedy_never_reads_the_hidden_order_of_a_deck() {
             greedy().choose(&b, &l, &mut rng())
         })
         .collect();
-    assert_eq!(choices[0], choices[1], "the choice depends on the hidden order");
-    assert!(matches!(choices[0], A::Attack { target: 0, .. }), "{choices:?}");
+    assert_eq!(
+        choices[0], choices[1],
+        "the choice depends on the hidden order"
+    );
+    assert!(
+        matches!(choices[0], A::Attack { target: 0, .. }),
+        "{choices:?}"
+    );
 }

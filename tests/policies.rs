@@ -160,7 +160,15 @@ fn policies_play_every_game<G: Game>(setup: G::Setup) {
     for name in &names {
         let strategy = Strategy::named(name, &dir).unwrap_or_else(|e| panic!("{e}"));
         let mut policy = strategy.build::<G>().unwrap_or_else(|e| panic!("{e}"));
+        let work = |config: &sololab::policy::MctsConfig| {
+            u64::from(config.iterations)
+                * u64::from(config.rollout_depth)
+                * u64::from(config.rollout_samples)
+        };
         let games = match strategy.kind {
+            // A search with more than twice mcts-1000-gods' work per decision (the Gods' top
+            // rung, mcts-3000-gods-prior) plays 1 game.
+            StrategyKind::Mcts { config, .. } if work(&config) > 2 * 1000 * 40 * 4 => 1,
             // A search with more work per decision than mcts-3000's (iterations x rollout
             // decisions x dice samples: the Gods' deep rollouts) plays 3 games, so the suite
             // stays within its time; every other MCTS 20.
@@ -393,7 +401,7 @@ fn each_strategy_file_error_is_one_line_naming_the_file_and_the_key() {
             MCTS_OK.replace("rollout_depth = 5", "rollout_depth = 5\ndepth = 3"),
             "key 'depth': unknown key for kind \"mcts\" \
              (valid: kind, iterations, exploration, rollout, rollout_depth, rollout_samples, \
-             weights, widening, stop_at_chance, see_hidden, clairvoyant)",
+             weights, widening, stop_at_chance, see_hidden, clairvoyant, prior_visits)",
         ),
         (
             "random-weights",
@@ -434,6 +442,20 @@ fn each_strategy_file_error_is_one_line_naming_the_file_and_the_key() {
             "type",
             MCTS_OK.replace("iterations = 10", "iterations = \"10\""),
             "key 'iterations': expected an integer, found a string",
+        ),
+        (
+            "prior-visits",
+            MCTS_OK.replace("rollout_depth = 5", "rollout_depth = 5\nprior_visits = -1"),
+            "key 'prior_visits': -1 is not allowed (expected an integer in 0..=100000)",
+        ),
+        (
+            "prior-and-widening",
+            MCTS_OK.replace(
+                "rollout_depth = 5",
+                "rollout_depth = 5\nprior_visits = 5\nwidening = 1.0",
+            ),
+            "key 'prior_visits': 5 is not allowed \
+             (expected 0 when widening is on (prior_visits and widening exclude each other))",
         ),
         (
             "weight-type",
@@ -530,10 +552,13 @@ fn shipped_strategies_load_from_any_directory_and_build_for_race() {
         "greedy",
         "mcts-1000",
         "mcts-1000-gods",
+        "mcts-1000-gods-prior",
         "mcts-200",
         "mcts-200-clairvoyant",
         "mcts-200-gods",
+        "mcts-200-gods-prior",
         "mcts-3000",
+        "mcts-3000-gods-prior",
         "mcts-beyond",
         "mcts-beyond-cheat",
         "random",
@@ -585,10 +610,13 @@ fn a_file_in_the_directory_overrides_the_shipped_strategy() {
             "greedy",
             "mcts-1000",
             "mcts-1000-gods",
+            "mcts-1000-gods-prior",
             "mcts-200",
             "mcts-200-clairvoyant",
             "mcts-200-gods",
+            "mcts-200-gods-prior",
             "mcts-3000",
+            "mcts-3000-gods-prior",
             "mcts-beyond",
             "mcts-beyond-cheat",
             "random"

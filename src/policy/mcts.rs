@@ -66,6 +66,21 @@ pub struct MctsConfig {
     /// plain [`Policy::choose`] (no generator handed over) it searches its own sampled dice,
     /// still seeing the hidden state.
     pub clairvoyant: bool,
+    /// Greedy prior (strategy key `prior_visits`, default 0 = off; issue 9): a node's children
+    /// start with `prior_visits` virtual visits worth greedy's opinion of their action, and are
+    /// opened best first. On a node's first selection its legal actions are valued by greedy's
+    /// one-ply look-ahead with [`rollout_samples`](MctsConfig::rollout_samples) chance
+    /// samples, each value `v` turned into `q = `[`cutoff_value`]`(v, root score)` (the value a
+    /// rollout cut off right after the action would get, so a won state is 1 and a lost one 0).
+    /// A child is created with `visits = prior_visits` and `total = prior_visits * q`, so its
+    /// mean starts at `q` and moves to its rollouts' mean as they come in. Untried actions are
+    /// not all opened first (in uniformly random order, as plain UCT does): the best-valued
+    /// untried legal action is opened only when its UCB1
+    /// `q + c * sqrt(ln(node visits) / prior_visits)` beats the best child's. At a node of 25
+    /// legal actions and a few visits, plain UCT measures each of its parent's actions followed
+    /// by a random one; with the prior, followed by greedy's choice until the search learns
+    /// better. Excludes [`widening`](MctsConfig::widening) (the strategy file refuses both).
+    pub prior_visits: u32,
 }
 
 /// The value in `[0, 1]` of a rollout cut off before the end: the logistic
@@ -158,8 +173,14 @@ pub struct MctsPolicy<G: Game> {
     root_score: Option<f64>,
     /// Progressive widening: the greedy look-ahead that ranks a node's candidates.
     ranker: Option<GreedyPolicy<G>>,
+    /// Greedy prior ([`MctsConfig::prior_visits`]): the look-ahead (with the rollouts' chance
+    /// samples) that values a node's candidates.
+    prior: Option<GreedyPolicy<G>>,
     /// Progressive widening: every ranked node's candidates, best first, one slice per node.
     ranked: Vec<G::Action>,
+    /// Greedy prior: the prior value `q` of each entry of `ranked` (empty when the prior is
+    /// off).
+    ranked_q: Vec<f64>,
     /// Progressive widening: greedy values and the sort order of one node's candidates.
     values: Vec<f64>,
     order: Vec<u32>,
@@ -208,9 +229,23 @@ impl<G: Game> MctsPolicy<G> {
             "MCTS widening {} is not a finite number >= 0",
             config.widening
         );
+        assert!(
+            config.prior_visits == 0 || config.widening == 0.0,
+            "MCTS prior_visits and widening exclude each other"
+        );
         let ranker =
             (config.widening > 0.0).then(|| GreedyPolicy::new(weights.clone(), 1).in_search());
-        let widened = config.widening > 0.0;
+        let prior = (config.prior_visits > 0)
+            .then(|| GreedyPolicy::new(weights.clone(), config.rollout_samples).in_search());
+        let widened = config.widening > 0.0 || config.prior_visits > 0;
+        // A node is ranked on its second visit (widening) or its first selection, which comes
+        // after the iteration that created it (prior): at most `iterations / 2 + 1` nodes are
+        // ranked, each with its legal actions (128 covers the Rift's widest turns).
+        let rank_cap = if widened {
+            (config.iterations as usize / 2 + 1).min(1 << 16) * 128
+        } else {
+            0
+        };
         let greedy = match config.rollout {
             Rollout::Random => None,
             Rollout::Greedy => {
@@ -230,13 +265,9 @@ impl<G: Game> MctsPolicy<G> {
                 .collect(),
             root_score: None,
             ranker,
-            // A node is ranked on its second visit, so at most `iterations / 2 + 1` nodes are
-            // ranked, each with its legal actions (128 covers the Rift's widest turns).
-            ranked: Vec::with_capacity(if widened {
-                (config.iterations as usize / 2 + 1).min(1 << 16) * 128
-            } else {
-                0
-            }),
+            prior,
+            ranked: Vec::with_capacity(rank_cap),
+            ranked_q: Vec::with_capacity(if config.prior_visits > 0 { rank_cap } else { 0 }),
             values: Vec::with_capacity(64),
             order: Vec::with_capacity(64),
             truth: None,
@@ -329,9 +360,15 @@ impl<G: Game> MctsPolicy<G> {
 
     /// Ranks `node`'s candidates (the legal actions of `s`, in `self.legal`) by their greedy
     /// value, best first (ties in legal order), into the ranking arena.
-    fn rank(&mut self, node: u32, s: &G, search: &mut GameRng) {
+    ///
+    /// With the greedy prior on, the prior's look-ahead values them and each candidate's prior
+    /// value `cutoff_value(value, root_score)` goes to `ranked_q`.
+    fn rank(&mut self, node: u32, s: &G, search: &mut GameRng, root_score: f64) {
         let seed = search.next_u64();
-        let ranker = self.ranker.as_mut().expect("widening builds a ranker");
+        let ranker = match self.prior.as_mut() {
+            Some(prior) => prior,
+            None => self.ranker.as_mut().expect("widening builds a ranker"),
+        };
         ranker.values(s, &self.legal, seed, &mut self.values);
         self.order.clear();
         self.order.extend(0..self.legal.len() as u32);
@@ -346,6 +383,12 @@ impl<G: Game> MctsPolicy<G> {
         let len = self.legal.len().min(UNRANKED as usize - 1);
         for &j in &self.order[..len] {
             self.ranked.push(self.legal[j as usize]);
+        }
+        if self.prior.is_some() {
+            for &j in &self.order[..len] {
+                self.ranked_q
+                    .push(cutoff_value(self.values[j as usize], root_score));
+            }
         }
         let nd = &mut self.nodes[node as usize];
         nd.rank_off = off;
@@ -378,7 +421,7 @@ impl<G: Game> MctsPolicy<G> {
 
     /// The eligible child with the highest UCB1 (first in `self.eligible` on ties), counting
     /// one more availability for each eligible child.
-    fn best_ucb(&mut self) -> u32 {
+    fn best_ucb(&mut self) -> (u32, f64) {
         let mut best = NONE;
         let mut best_ucb = f64::NEG_INFINITY;
         for &c in &self.eligible {
@@ -391,7 +434,7 @@ impl<G: Game> MctsPolicy<G> {
                 best = c;
             }
         }
-        best
+        (best, best_ucb)
     }
 
     /// Plain UCT selection at `node` for the legal actions in `self.legal`: expands an
@@ -414,7 +457,7 @@ impl<G: Game> MctsPolicy<G> {
             self.nodes[child as usize].slot = u16::try_from(j).unwrap_or(u16::MAX);
             return (child, true);
         }
-        (self.best_ucb(), false)
+        (self.best_ucb().0, false)
     }
 
     /// Selection with progressive widening at `node` in state `s` (legal actions in
@@ -422,9 +465,15 @@ impl<G: Game> MctsPolicy<G> {
     /// children up to the widening limit, and returns an eligible child never visited
     /// (`(child, true)`) or the best UCB1 child. `None` when no ranked candidate is legal
     /// in `s` (possible only where determinization or chance changed the legal actions).
-    fn select_widened(&mut self, node: u32, s: &G, search: &mut GameRng) -> Option<(u32, bool)> {
+    fn select_widened(
+        &mut self,
+        node: u32,
+        s: &G,
+        search: &mut GameRng,
+        root_score: f64,
+    ) -> Option<(u32, bool)> {
         if self.nodes[node as usize].rank_len == UNRANKED {
-            self.rank(node, s, search);
+            self.rank(node, s, search, root_score);
         }
         let nd = self.nodes[node as usize];
         let limit = 1 + (self.config.widening * f64::from(nd.visits).sqrt()) as usize;
@@ -468,7 +517,65 @@ impl<G: Game> MctsPolicy<G> {
         for &c in &self.eligible {
             self.nodes[c as usize].avail -= 1;
         }
-        Some((self.best_ucb(), false))
+        Some((self.best_ucb().0, false))
+    }
+
+    /// Selection with the greedy prior ([`MctsConfig::prior_visits`]) at `node` in state `s`
+    /// (legal actions in `self.legal`): values the node's candidates on its first selection,
+    /// then either opens the best-valued untried legal action (`(child, true)`, with
+    /// `prior_visits` virtual visits worth its prior value) when the node has no eligible child
+    /// or that action's UCB1 beats the best child's, or returns the best UCB1 child. An untried
+    /// legal action missing from the valued list (chance or determinization changed the legal
+    /// actions) is opened first, without virtual visits, as plain UCT would.
+    fn select_prior(
+        &mut self,
+        node: u32,
+        s: &G,
+        search: &mut GameRng,
+        root_score: f64,
+    ) -> (u32, bool) {
+        if self.nodes[node as usize].rank_len == UNRANKED {
+            self.rank(node, s, search, root_score);
+        }
+        self.find_eligible(node);
+        let nd = self.nodes[node as usize];
+        let (off, len) = (nd.rank_off as usize, nd.rank_len as usize);
+        let mut next = None;
+        for k in off..off + len {
+            let action = self.ranked[k];
+            if let Some(j) = self.legal.iter().position(|&a| a == action)
+                && !self.tried[j]
+            {
+                next = Some((j, self.ranked_q[k]));
+                break;
+            }
+        }
+        let k = self.config.prior_visits;
+        let (j, q) = match next {
+            Some(pick) => pick,
+            None => {
+                if let Some(j) = self.tried.iter().position(|t| !t) {
+                    let child = self.add_child(node, self.legal[j]);
+                    self.nodes[child as usize].slot = u16::try_from(j).unwrap_or(u16::MAX);
+                    return (child, true);
+                }
+                return (self.best_ucb().0, false);
+            }
+        };
+        if !self.eligible.is_empty() {
+            let (best, best_ucb) = self.best_ucb();
+            let fresh_ucb =
+                q + self.config.exploration * (self.ln(nd.visits.max(1)) / f64::from(k)).sqrt();
+            if fresh_ucb <= best_ucb {
+                return (best, false);
+            }
+        }
+        let child = self.add_child(node, self.legal[j]);
+        let c = &mut self.nodes[child as usize];
+        c.slot = u16::try_from(j).unwrap_or(u16::MAX);
+        c.visits = k;
+        c.total = f64::from(k) * q;
+        (child, true)
     }
 
     /// One iteration from `root`: determinize, descend, expand, roll out, back up.
@@ -498,7 +605,7 @@ impl<G: Game> MctsPolicy<G> {
             }
             s.legal_actions(&mut self.legal);
             let (next, fresh) = if self.config.widening > 0.0 {
-                match self.select_widened(node, &s, search) {
+                match self.select_widened(node, &s, search, root_score) {
                     Some(pick) => pick,
                     None => {
                         break self.rollout(
@@ -510,6 +617,8 @@ impl<G: Game> MctsPolicy<G> {
                         );
                     }
                 }
+            } else if self.config.prior_visits > 0 {
+                self.select_prior(node, &s, search, root_score)
             } else {
                 self.select_uct(node, search)
             };
@@ -656,6 +765,7 @@ impl<G: Game> Policy<G> for MctsPolicy<G> {
             children: 0,
         });
         self.ranked.clear();
+        self.ranked_q.clear();
         let mut budget = self.config.iterations;
         if self.truth.is_some() {
             self.best_value = -1.0;
@@ -769,6 +879,7 @@ mod tests {
             stop_at_chance: false,
             see_hidden: false,
             clairvoyant: false,
+            prior_visits: 0,
         };
         MctsPolicy::new(config, weights)
     }
@@ -876,6 +987,7 @@ mod tests {
             stop_at_chance,
             see_hidden: false,
             clairvoyant: false,
+            prior_visits: 0,
         };
         MctsPolicy::new(config, weights)
     }
@@ -975,6 +1087,113 @@ mod tests {
             };
             assert_eq!(policy.choose(&behind, &legal, &mut rng), RaceAction::Run);
         }
+    }
+
+    fn with_prior<G: Game>(
+        iterations: u32,
+        exploration: f64,
+        prior_visits: u32,
+        weights: Vec<f64>,
+    ) -> MctsPolicy<G> {
+        let config = MctsConfig {
+            iterations,
+            exploration,
+            rollout: Rollout::Greedy,
+            rollout_depth: 10,
+            rollout_samples: 4,
+            widening: 0.0,
+            stop_at_chance: false,
+            see_hidden: false,
+            clairvoyant: false,
+            prior_visits,
+        };
+        MctsPolicy::new(config, weights)
+    }
+
+    /// The root's children, newest first: action, visits, total.
+    fn root_kids<G: Game>(policy: &MctsPolicy<G>) -> Vec<(G::Action, u32, f64)> {
+        let mut v = Vec::new();
+        let mut c = policy.nodes[0].first_child;
+        while c != NONE {
+            let n = &policy.nodes[c as usize];
+            v.push((n.action, n.visits, n.total));
+            c = n.next_sibling;
+        }
+        v
+    }
+
+    #[test]
+    fn prior_opens_greedys_best_first_with_its_virtual_visits() {
+        // Duel: greedy's best is move 2 (a won line, so its prior value is 1). One iteration
+        // opens exactly that child, with 4 virtual visits worth 1 each plus its won rollout.
+        let state = Duel::new_game(&(), &mut stream_rng(0, 0, Stream::Setup));
+        let mut legal = Vec::new();
+        state.legal_actions(&mut legal);
+        for seed in 0..8 {
+            let mut rng = stream_rng(seed, 0, Stream::Policy);
+            let mut policy = with_prior::<Duel>(1, 1.0, 4, vec![1.0]);
+            assert_eq!(policy.choose(&state, &legal, &mut rng), DuelAction::Move(2));
+            assert_eq!(root_kids(&policy), [(DuelAction::Move(2), 5, 5.0)]);
+        }
+    }
+
+    #[test]
+    fn prior_keeps_a_child_closed_until_its_ucb_beats_the_best() {
+        // Every Duel line wins: with no exploration bonus an unopened action's UCB (its prior
+        // value, 1) never beats the first child's mean (1), so 50 iterations keep one root
+        // child; with exploration, the unopened ones are opened as the root's visits grow;
+        // plain UCT opens all four at once.
+        let state = Duel::new_game(&(), &mut stream_rng(0, 0, Stream::Setup));
+        let mut legal = Vec::new();
+        state.legal_actions(&mut legal);
+        let mut rng = stream_rng(11, 0, Stream::Policy);
+        let mut greedy_only = with_prior::<Duel>(50, 0.0, 10, vec![1.0]);
+        assert_eq!(
+            greedy_only.choose(&state, &legal, &mut rng),
+            DuelAction::Move(2)
+        );
+        assert_eq!(root_kids(&greedy_only), [(DuelAction::Move(2), 60, 60.0)]);
+        let mut exploring = with_prior::<Duel>(50, 1.0, 10, vec![1.0]);
+        exploring.choose(&state, &legal, &mut rng);
+        assert_eq!(exploring.root_children(), 4);
+        let kids = root_kids(&exploring);
+        // Opened best first: move 2, then moves 0 and 1 (tied at 2), then wait.
+        assert_eq!(kids.last().map(|k| k.0), Some(DuelAction::Move(2)));
+        assert_eq!(kids.first().map(|k| k.0), Some(DuelAction::Wait));
+        assert!(kids.iter().all(|k| k.1 > 10), "{kids:?}");
+        assert_eq!(exploring.nodes[0].visits, 50);
+    }
+
+    #[test]
+    fn prior_search_still_takes_the_sure_win_and_the_only_chance() {
+        let legal = [RaceAction::Walk, RaceAction::Run];
+        for k in [1, 5, 50] {
+            let mut policy = with_prior::<Race>(200, 1.0, k, vec![1.0, 0.0]);
+            let mut rng = stream_rng(12, 0, Stream::Policy);
+            let at_nine = Race {
+                position: 9,
+                turn: 3,
+            };
+            assert_eq!(policy.choose(&at_nine, &legal, &mut rng), RaceAction::Walk);
+            // Square 4 with two turns left: walking loses for sure, running wins 1 in 4.
+            let behind = Race {
+                position: 4,
+                turn: 4,
+            };
+            assert_eq!(
+                policy.choose(&behind, &legal, &mut rng),
+                RaceAction::Run,
+                "{k}"
+            );
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "exclude each other")]
+    fn prior_and_widening_are_refused_together() {
+        let mut config = *with_prior::<Race>(10, 1.0, 3, vec![1.0, 0.0]).config();
+        config.widening = 1.0;
+        let _ = MctsPolicy::<Race>::new(config, vec![1.0, 0.0]);
     }
 
     #[test]

@@ -21,6 +21,8 @@
 //! #                        # the true hidden state — a cheating upper bound, never a player
 //! # clairvoyant = true     # mcts, optional (default false): also see the game's future dice
 //! #                        # and draws (issue 15) — the upper bound, never a player
+//! # prior_visits = 5       # mcts, optional (default 0 = off): greedy prior, virtual visits
+//! #                        # per child, 0..=100000; excludes `widening` (issue 9)
 //! # samples = 16           # greedy: chance samples per candidate, 1..=10000
 //!
 //! [weights.race]           # greedy, mcts: feature name -> weight, per game (Game::NAME)
@@ -29,7 +31,8 @@
 //!
 //! `random` takes only `kind`; `greedy` takes `kind`, `samples`, `weights`; `mcts` takes
 //! `kind`, `iterations`, `exploration`, `rollout`, `rollout_depth`, `weights` and optionally
-//! `rollout_samples`, `widening`, `stop_at_chance`, `see_hidden` and `clairvoyant`
+//! `rollout_samples`, `widening`, `stop_at_chance`, `see_hidden`, `clairvoyant` and
+//! `prior_visits`
 //! ([`MctsConfig`]). Every other key of the kind is required
 //! and no other key is accepted. Weight tables are checked against the
 //! game's features when the strategy is built for a game, and that game's table must exist
@@ -125,6 +128,10 @@ const SHIPPED: &[(&str, &str)] = &[
         "mcts-1000-gods",
         include_str!("../../strategies/mcts-1000-gods.toml"),
     ),
+    (
+        "mcts-1000-gods-prior",
+        include_str!("../../strategies/mcts-1000-gods-prior.toml"),
+    ),
     ("mcts-200", include_str!("../../strategies/mcts-200.toml")),
     (
         "mcts-200-clairvoyant",
@@ -134,7 +141,15 @@ const SHIPPED: &[(&str, &str)] = &[
         "mcts-200-gods",
         include_str!("../../strategies/mcts-200-gods.toml"),
     ),
+    (
+        "mcts-200-gods-prior",
+        include_str!("../../strategies/mcts-200-gods-prior.toml"),
+    ),
     ("mcts-3000", include_str!("../../strategies/mcts-3000.toml")),
+    (
+        "mcts-3000-gods-prior",
+        include_str!("../../strategies/mcts-3000-gods-prior.toml"),
+    ),
     (
         "mcts-beyond",
         include_str!("../../strategies/mcts-beyond.toml"),
@@ -161,6 +176,7 @@ const MCTS_KEYS: &[&str] = &[
     "stop_at_chance",
     "see_hidden",
     "clairvoyant",
+    "prior_visits",
 ];
 /// Keys a kind takes that may be left out (they default to the search of earlier versions).
 const OPTIONAL_KEYS: &[&str] = &[
@@ -169,6 +185,7 @@ const OPTIONAL_KEYS: &[&str] = &[
     "stop_at_chance",
     "see_hidden",
     "clairvoyant",
+    "prior_visits",
 ];
 
 impl Strategy {
@@ -266,6 +283,7 @@ impl Strategy {
                     stop_at_chance: r.flag("stop_at_chance")?,
                     see_hidden: r.flag("see_hidden")?,
                     clairvoyant: r.flag("clairvoyant")?,
+                    prior_visits: r.prior_visits()?,
                 },
                 weights: r.weights()?,
             },
@@ -716,6 +734,23 @@ impl Reader<'_> {
         }
     }
 
+    /// `prior_visits`: an integer in `0..=100000`, 0 (off) when absent; refused with a
+    /// non-zero `widening` (the two open a node's children by different rules).
+    fn prior_visits(&self) -> Result<u32, StrategyError> {
+        if !self.table.contains_key("prior_visits") {
+            return Ok(0);
+        }
+        let k = self.integer("prior_visits", 0, 100_000, "an integer in 0..=100000")?;
+        if k > 0 && self.widening()? > 0.0 {
+            return Err(self.bad_value(
+                "prior_visits",
+                k,
+                "0 when widening is on (prior_visits and widening exclude each other)",
+            ));
+        }
+        Ok(k)
+    }
+
     /// A boolean key, `false` when absent.
     fn flag(&self, key: &str) -> Result<bool, StrategyError> {
         match self.table.get(key) {
@@ -806,6 +841,9 @@ mod tests {
             ("mcts-3000", 3000),
             ("mcts-200-gods", 200),
             ("mcts-1000-gods", 1000),
+            ("mcts-200-gods-prior", 200),
+            ("mcts-1000-gods-prior", 1000),
+            ("mcts-3000-gods-prior", 3000),
         ] {
             let s = Strategy::named(name, Path::new("/nonexistent")).unwrap();
             match s.kind {
