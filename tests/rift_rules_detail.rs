@@ -578,3 +578,127 @@ fn a_flood_drowns_the_walking_monsters_on_its_tiles_only() {
     assert_eq!(game("3", "-"), Where::Map, "the Wraith flies");
     assert_eq!(game("2", "water_as_ground"), Where::Map, "water is ground");
 }
+
+#[test]
+fn the_deadly_columns_finale_kills_the_mechs_in_the_die_column_only() {
+    // Finale deadly_columns: at Upkeep, mechs in the monster die's column are killed (not
+    // damaged: a shield does not help). Die 3: mech A in column 3 dies, mech B in column 4 and
+    // the monster in column 3 are untouched; without the finale nobody is.
+    let game = |finale: &str| {
+        let mut r = position(&format!(
+            "clock die=3 phase=actions\nfinale {finale}\n\
+             mech A tile=(3,2) hp=3 max_hp=3 status=shield\n\
+             mech B tile=(4,5) hp=3 max_hp=3\n\
+             monster 1 at=map card=1 place=0 alpha=0 tile=(3,5) hp=2\n{EMPTY_BOARD}"
+        ));
+        r.upkeep(&mut NoTrace);
+        (
+            r.mechs[0].alive(),
+            r.mechs[1].hp,
+            r.monsters[0].hp,
+            r.tally.mech_deaths,
+        )
+    };
+    assert_eq!(game("deadly_columns"), (false, 3, 2, 1));
+    assert_eq!(game("-"), (true, 3, 2, 0));
+}
+
+#[test]
+fn the_storm_kills_through_a_shield_unless_i24_is_flipped() {
+    // Stormbreak Ridge, left side with its yellow effects: a storm on (2,2) at turn 4 and on
+    // (2,4) at turn 2. At Upkeep of turn 4 the storm removes the unit on (2,2) whatever its
+    // shield or frozen token ("does not count as damage"; CONTENT.md I24,
+    // rule_storm_ignores_shield, on by default); flipped, a shield protects it and is spent,
+    // else a frozen token does. The storm of turn 2 does nothing. `on_storm` is the line of the
+    // unit on (2,2); returns whether mech A lives, its status, monster 1's place and status, and
+    // the rocks.
+    use sololab::games::rift::switches::rule;
+    let game = |ignores_shield: bool, on_storm: &str| {
+        let mut r = position(&format!(
+            "maps Stormbreak_Ridge,Sunken_Causeway\n\
+             objectives left=Ride_Out_the_Storm:yellow right=-\n\
+             clock campaign_die=4 phase=actions\n\
+             mech B tile=(5,5) hp=3 max_hp=3\n\
+             monster 2 at=map card=2 place=0 alpha=0 tile=(2,4) hp=2\n{on_storm}\n"
+        ));
+        assert_ne!(
+            r.campaign.rules & rule::STORM_IGNORES_SHIELD,
+            0,
+            "the default"
+        );
+        if !ignores_shield {
+            r.campaign.rules &= !rule::STORM_IGNORES_SHIELD;
+        }
+        r.upkeep(&mut NoTrace);
+        assert_eq!(r.monsters[1].at, Where::Map, "no storm on (2,4) this turn");
+        assert_eq!(r.mechs[1].hp, 3);
+        (
+            r.mechs[0].alive(),
+            r.mechs[0].status,
+            r.monsters[0].at,
+            r.monsters[0].status,
+            r.rock,
+        )
+    };
+    let mech = |status: &str| format!("mech A tile=(2,2) hp=3 max_hp=3 status={status}");
+    let f = st::FROZEN;
+    let supply = Where::Supply;
+    assert_eq!(game(true, &mech("shield")), (false, 0, supply, 0, 0));
+    assert_eq!(game(false, &mech("shield")), (true, 0, supply, 0, 0));
+    assert_eq!(game(false, &mech("frozen")), (true, 0, supply, 0, 0));
+    assert_eq!(
+        game(false, &mech("frozen,shield")),
+        (true, f, supply, 0, 0),
+        "the shield goes first"
+    );
+    assert_eq!(game(false, &mech("-")), (false, 0, supply, 0, 0));
+    // A monster and a rock on the storm, mech A safe on (2,1).
+    let safe = "mech A tile=(2,1) hp=3 max_hp=3\n";
+    let monster = |status: &str| {
+        format!("{safe}monster 1 at=map card=1 place=0 alpha=0 tile=(2,2) hp=2 status={status}")
+    };
+    assert_eq!(game(true, &monster("shield")), (true, 0, supply, 0, 0));
+    assert_eq!(
+        game(false, &monster("shield,frozen")),
+        (true, 0, Where::Map, f, 0)
+    );
+    assert_eq!(game(false, &monster("frozen")), (true, 0, Where::Map, 0, 0));
+    assert_eq!(
+        game(true, &format!("{safe}tokens rock=(2,2)")),
+        (true, 0, supply, 0, 0),
+        "the storm removes the rock"
+    );
+}
+
+#[test]
+fn acid_tiles_give_acid_at_upkeep_to_the_units_on_them_only() {
+    // Map effects (acid tiles): at Upkeep a unit standing on an acid tile gets acid, unless it
+    // holds acid already. Mech A and monster 1 stand on acid tiles; mech B and monster 2 do not;
+    // a rock and an empty acid tile get nothing, and no acid token goes on the ground.
+    let mut r = position(&format!(
+        "clock phase=actions\n\
+         mech A tile=(2,2) hp=3 max_hp=3\n\
+         mech B tile=(5,2) hp=3 max_hp=3\n\
+         monster 1 at=map card=1 place=0 alpha=0 tile=(3,3) hp=2\n\
+         monster 2 at=map card=2 place=0 alpha=0 tile=(5,3) hp=2\n\
+         monster 3 at=map card=3 place=0 alpha=0 tile=(2,5) hp=2 status=acid\n\
+         tokens rock=(4,4) acid_tiles=(2,2)(3,3)(4,4)(5,5)(2,5)\n{EMPTY_BOARD}"
+    ));
+    let acid_before = r.tokens_in_play(Status::Acid);
+    r.upkeep(&mut NoTrace);
+    assert_eq!(
+        (r.mechs[0].status, r.mechs[1].status),
+        (st::ACID, 0),
+        "mech A on an acid tile"
+    );
+    assert_eq!(
+        (
+            r.monsters[0].status,
+            r.monsters[1].status,
+            r.monsters[2].status
+        ),
+        (st::ACID, 0, st::ACID)
+    );
+    assert_eq!((r.acid, r.rock), (0, 1u64 << t("(4,4)")));
+    assert_eq!(r.tokens_in_play(Status::Acid), acid_before + 2);
+}
