@@ -702,3 +702,43 @@ fn acid_tiles_give_acid_at_upkeep_to_the_units_on_them_only() {
     assert_eq!((r.acid, r.rock), (0, 1u64 << t("(4,4)")));
     assert_eq!(r.tokens_in_play(Status::Acid), acid_before + 2);
 }
+
+#[test]
+fn a_frozen_or_smoked_monster_skips_its_attack_only_while_i11_is_read_so() {
+    // Status Tokens: a frozen monster or one on smoke does not attack (CONTENT.md I11,
+    // rule_frozen_skip_attack, on by default); flipped, it attacks "no matter what" (FAQ,
+    // Monster attacks). The Demon at (3,3) aims east at mech A on (4,3) (1 damage).
+    use sololab::games::rift::switches::rule;
+    let attack = |status: &str, smoke: &str, skip: bool| {
+        let mut r = position(&format!(
+            "clock phase=actions\n\
+             mech A tile=(4,3) hp=3 max_hp=3\n\
+             monster 1 at=map card=2 place=0 alpha=0 tile=(3,3) hp=2 status={status} aim=E1\n\
+             tokens smoke={smoke}\n{EMPTY_BOARD}"
+        ));
+        assert_ne!(
+            r.campaign.rules & rule::FROZEN_SKIP_ATTACK,
+            0,
+            "the default"
+        );
+        if !skip {
+            r.campaign.rules &= !rule::FROZEN_SKIP_ATTACK;
+        }
+        r.monster_attack(0, &mut NoTrace);
+        r.mechs[0].hp
+    };
+    assert_eq!(attack("-", "-", true), 2, "it attacks");
+    assert_eq!(attack("frozen", "-", true), 3, "frozen: no attack");
+    assert_eq!(attack("-", "(3,3)", true), 3, "on smoke: no attack");
+    assert_eq!(
+        attack("-", "(4,3)", true),
+        2,
+        "smoke on the target does not stop it"
+    );
+    assert_eq!(attack("frozen", "-", false), 2, "flipped: it attacks");
+    assert_eq!(
+        attack("-", "(3,3)", false),
+        2,
+        "flipped: it attacks from smoke"
+    );
+}
