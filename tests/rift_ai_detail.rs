@@ -10,7 +10,7 @@
 use sololab::games::rift::Rift;
 use sololab::games::rift::board::{coord, parse_coord};
 use sololab::games::rift::content::Dir;
-use sololab::games::rift::state::NO_AIM;
+use sololab::games::rift::state::{NO_AIM, Where, st};
 use sololab::{Game, NoTrace};
 
 /// Builds a position with monster cards `cards` (comma-separated, the row left to right): the
@@ -389,5 +389,215 @@ fn a_monster_never_stops_on_another_monsters_aimed_tile_or_line() {
     assert_eq!(
         (coord(m.tile), m.aim_dir),
         ("(3,4)".into(), Dir::South as u8)
+    );
+}
+
+/// Case R1 (rulebook, Monsters Move + Aim example; tests/rift_cases.rs): the Demon at (3,4)
+/// moves to (4,5) and aims east at the mech on (5,5). `extra` adds lines (a status, tokens,
+/// a finale).
+fn r1(monster_extra: &str, extra: &str) -> Rift {
+    position(
+        "Nightmare,Demon,Wraith",
+        &format!(
+            "clock die=4 die_card=2 compass=ESWN seek=east phase=actions\n\
+             mech A tile=(5,5) hp=3 max_hp=3\n\
+             monster 1 at=map card=2 place=0 alpha=0 tile=(3,4) {monster_extra}\n{extra}\
+             terrain\n......\n...B..\n....B.\n......\n......\n......\n"
+        ),
+    )
+}
+
+#[test]
+fn what_a_monster_keeps_of_its_aim_under_each_reading_of_i10_and_i13() {
+    use sololab::games::rift::board::NO_TILE;
+    use sololab::games::rift::switches::rule;
+    // Default readings: the aim moves with the monster (I10) and the immobilize holds the aimed
+    // tile (I13): nothing else is kept.
+    let mut r = r1("", "");
+    assert_eq!(
+        moved_and_aimed(&mut r),
+        ("(4,5)".into(), Some((Dir::East, "(5,5)".into())))
+    );
+    assert_eq!((r.monsters[0].aim_from, r.monsters[0].holds), (NO_TILE, 0));
+    assert_eq!(r.immobilized(), 1u64 << t("(5,5)"));
+    // I10 flipped: the aim stays where it was made: the monster keeps the tile it aimed from.
+    let mut r = r1("", "");
+    r.campaign.rules &= !rule::AIM_MOVES_WITH_MONSTER;
+    r.monsters_move_and_aim(&mut NoTrace);
+    assert_eq!(
+        (r.monsters[0].aim_from, r.monsters[0].holds),
+        (t("(4,5)"), 0)
+    );
+    // I13 flipped: the Binding Claw holds mech A, the mech on the aimed tile.
+    let mut r = r1("", "");
+    r.campaign.rules &= !rule::IMMOBILIZE_TILE;
+    r.monsters_move_and_aim(&mut NoTrace);
+    assert_eq!((r.monsters[0].aim_from, r.monsters[0].holds), (NO_TILE, 1));
+    assert_eq!(r.immobilized(), 1u64 << t("(5,5)"));
+}
+
+#[test]
+fn a_frozen_monster_stays_and_aims_nothing_unless_i12_is_flipped() {
+    // CONTENT.md I12 (rule_frozen_no_aim, on by default): a frozen monster neither moves nor
+    // aims; flipped, it aims from where it stands without moving. The frozen Demon at (4,5),
+    // next to the mech at (5,5).
+    use sololab::games::rift::switches::rule;
+    let frozen = || {
+        position(
+            "Nightmare,Demon,Wraith",
+            "clock die=4 die_card=2 compass=ESWN seek=east phase=actions\n\
+             mech A tile=(5,5) hp=3 max_hp=3\n\
+             monster 1 at=map card=2 place=0 alpha=0 tile=(4,5) status=frozen\n",
+        )
+    };
+    let mut r = frozen();
+    assert_eq!(moved_and_aimed(&mut r), ("(4,5)".into(), None));
+    let mut r = frozen();
+    r.campaign.rules &= !rule::FROZEN_NO_AIM;
+    assert_eq!(
+        moved_and_aimed(&mut r),
+        ("(4,5)".into(), Some((Dir::East, "(5,5)".into())))
+    );
+    // Frozen two tiles from the mech, flipped: it cannot move to attack, so it aims nothing.
+    let mut r = r1("status=frozen", "");
+    r.campaign.rules &= !rule::FROZEN_NO_AIM;
+    assert_eq!(moved_and_aimed(&mut r), ("(3,4)".into(), None));
+}
+
+#[test]
+fn a_monster_that_moves_onto_a_fire_token_picks_it_up() {
+    // Status Tokens: a unit that stops on a fire token gets fire (the token leaves the ground).
+    let mut r = r1("", "tokens fire=(4,5)\n");
+    assert_eq!(moved_and_aimed(&mut r).0, "(4,5)");
+    assert_eq!((r.monsters[0].status, r.fire), (st::FIRE, 0));
+    // One that stays where it is does not arrive anywhere: the fire under a monster that does
+    // not move (pushed there with I19 flipped) stays on the ground.
+    let mut r = position(
+        "Nightmare,Demon,Wraith",
+        "clock die=4 die_card=2 compass=ESWN seek=east phase=actions\n\
+         mech A tile=(5,5) hp=3 max_hp=3\n\
+         monster 1 at=map card=2 place=0 alpha=0 tile=(4,5)\n\
+         tokens fire=(4,5)\n",
+    );
+    assert_eq!(
+        moved_and_aimed(&mut r),
+        ("(4,5)".into(), Some((Dir::East, "(5,5)".into())))
+    );
+    assert_eq!((r.monsters[0].status, r.fire), (0, 1u64 << t("(4,5)")));
+}
+
+#[test]
+fn the_movement_finales_unlimited_movement_and_water_as_ground() {
+    // Finale unlimited_movement: the Demon at (1,1) reaches the mech at (6,6) from anywhere;
+    // columns from the die's (1) eastward: the first that offers an attack is column 5, (5,6)
+    // aiming east. Without the finale it cannot attack this turn.
+    let far = |finale: &str| {
+        demon(
+            "(1,1)",
+            1,
+            &format!("finale {finale}\nmech A tile=(6,6) hp=3 max_hp=3\n{EMPTY_BOARD}"),
+        )
+    };
+    let mut r = far("unlimited_movement");
+    assert_eq!(
+        moved_and_aimed(&mut r),
+        ("(5,6)".into(), Some((Dir::East, "(6,6)".into())))
+    );
+    let mut r = far("-");
+    assert_eq!(moved_and_aimed(&mut r).1, None);
+    // Finale water_as_ground: water at (3,4) no longer blocks the walking Demon.
+    let mut r = demon(
+        "(3,3)",
+        3,
+        "finale water_as_ground\nmech A tile=(3,6) hp=3 max_hp=3\n\
+         terrain\n......\n......\n......\n..W...\n......\n......\n",
+    );
+    assert_eq!(
+        moved_and_aimed(&mut r),
+        ("(3,5)".into(), Some((Dir::South, "(3,6)".into())))
+    );
+}
+
+/// Case R3's position (tests/rift_cases.rs): die 4 on card 2 (the Demon); spawn tiles 1-4 on
+/// row 6 and 5-8 on row 5; mech A stands on spawn tile 5; monster 1 (Nightmare) on the map;
+/// monsters 2-4 in the supply.
+fn r3() -> Rift {
+    position(
+        "Nightmare,Demon,Wraith",
+        &format!(
+            "clock die=4 die_card=2 phase=actions\n\
+             mech A tile=(1,5) hp=3 max_hp=3\n\
+             monster 1 at=map card=1 place=0 alpha=0 tile=(1,1)\n\
+             {EMPTY_BOARD}spawns\n......\n......\n......\n......\n5678..\n1234..\n"
+        ),
+    )
+}
+
+/// The detected monsters: (colour 1-4, card name, spawn tile), in detection order.
+fn detected(r: &Rift) -> Vec<(usize, String, String)> {
+    let mut v: Vec<_> = (0..4)
+        .filter(|&i| r.monsters[i].at == Where::Detected)
+        .map(|i| {
+            let m = r.monsters[i];
+            (
+                m.order,
+                i + 1,
+                r.card_name(m.card).to_string(),
+                coord(m.tile),
+            )
+        })
+        .collect();
+    v.sort();
+    v.into_iter().map(|(_, i, c, s)| (i, c, s)).collect()
+}
+
+#[test]
+fn detect_goes_leftward_with_i1_flipped_stops_at_its_limit_and_when_no_tile_is_free() {
+    use sololab::games::rift::switches::rule;
+    let d = |i: usize, card: &str, tile: &str| (i, card.to_string(), tile.to_string());
+    // Case R3 as read (rightward): Demon on spawn tile 4, Wraith on 6 (5 holds the mech),
+    // Nightmare on 7.
+    let mut r = r3();
+    assert_eq!(r.detect_up_to(4, &mut NoTrace), 3);
+    assert_eq!(
+        detected(&r),
+        [
+            d(2, "Demon", "(4,6)"),
+            d(3, "Wraith", "(2,5)"),
+            d(4, "Nightmare", "(3,5)")
+        ]
+    );
+    // CONTENT.md I1 flipped (rule_detect_right off): leftward, the Nightmare before the Wraith.
+    let mut r = r3();
+    r.campaign.rules &= !rule::DETECT_RIGHT;
+    assert_eq!(r.detect_up_to(4, &mut NoTrace), 3);
+    assert_eq!(
+        detected(&r),
+        [
+            d(2, "Demon", "(4,6)"),
+            d(3, "Nightmare", "(2,5)"),
+            d(4, "Wraith", "(3,5)")
+        ]
+    );
+    // A limit of 2 leaves monster 4 in the supply.
+    let mut r = r3();
+    assert_eq!(r.detect_up_to(2, &mut NoTrace), 2);
+    assert_eq!(r.monsters[3].at, Where::Supply);
+    // One spawn tile (1, at (1,6)) and it is free: the first detection takes it and the next
+    // finds none (a detection's cube blocks it): detection stops.
+    let mut r = position(
+        "Nightmare,Demon,Wraith",
+        &format!(
+            "clock die=4 die_card=2 phase=actions\n\
+             mech A tile=(1,5) hp=3 max_hp=3\n\
+             monster 1 at=map card=1 place=0 alpha=0 tile=(1,1)\n\
+             {EMPTY_BOARD}spawns\n......\n......\n......\n......\n......\n1.....\n"
+        ),
+    );
+    assert_eq!(r.detect_up_to(4, &mut NoTrace), 1);
+    assert_eq!(detected(&r), [d(2, "Demon", "(1,6)")]);
+    assert_eq!(
+        (r.monsters[2].at, r.monsters[3].at),
+        (Where::Supply, Where::Supply)
     );
 }
