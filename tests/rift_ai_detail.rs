@@ -434,6 +434,12 @@ fn what_a_monster_keeps_of_its_aim_under_each_reading_of_i10_and_i13() {
     r.monsters_move_and_aim(&mut NoTrace);
     assert_eq!((r.monsters[0].aim_from, r.monsters[0].holds), (NO_TILE, 1));
     assert_eq!(r.immobilized(), 1u64 << t("(5,5)"));
+    // Mech A pushed on to (5,6): with I13 flipped the hold follows it; as read, the aimed tile
+    // stays immobilized.
+    r.mechs[0].tile = t("(5,6)");
+    assert_eq!(r.immobilized(), 1u64 << t("(5,6)"));
+    r.campaign.rules |= rule::IMMOBILIZE_TILE;
+    assert_eq!(r.immobilized(), 1u64 << t("(5,5)"));
 }
 
 #[test]

@@ -742,3 +742,58 @@ fn a_frozen_or_smoked_monster_skips_its_attack_only_while_i11_is_read_so() {
         "flipped: it attacks from smoke"
     );
 }
+
+#[test]
+fn the_detect_before_spawn_finale_detects_before_or_after_spawn_by_i25() {
+    // Finale detect_before_spawn: Detect runs right before Spawn (step 2), so this turn's
+    // detections spawn at once (CONTENT.md I25, rule_detect_before_spawn, on by default);
+    // flipped, right after it, so they spawn next turn. Either way no Detect at step 5. Without
+    // the finale Detect is step 5, after the monster die's roll. Case R3's spawn tiles; monster
+    // 1 on the map, 2-4 in the supply. Returns the monsters on the map and detected, the die
+    // before and after the turn's roll, and the spawn number under the first detection.
+    use sololab::games::rift::switches::rule;
+    let turn = |finale: &str, before: bool| {
+        let mut r = position(&format!(
+            "clock die=4 die_card=2 phase=actions\nfinale {finale}\n\
+             mech A tile=(6,1) hp=3 max_hp=3\n\
+             monster 1 at=map card=1 place=0 alpha=0 tile=(1,1)\n\
+             {EMPTY_BOARD}spawns\n......\n......\n......\n......\n5678..\n1234..\n"
+        ));
+        assert_ne!(
+            r.campaign.rules & rule::DETECT_BEFORE_SPAWN,
+            0,
+            "the default"
+        );
+        if !before {
+            r.campaign.rules &= !rule::DETECT_BEFORE_SPAWN;
+        }
+        let die_before = r.die;
+        let mut rng = <GameRng as rand::SeedableRng>::seed_from_u64(3);
+        r.start_turn(&mut rng, &mut NoTrace);
+        let count = |w: Where| r.monsters.iter().filter(|m| m.at == w).count();
+        let first = r
+            .monsters
+            .iter()
+            .find(|m| m.at == Where::Detected && m.order == 0)
+            .map(|m| r.spawn.iter().position(|&s| s == m.tile).unwrap() + 1);
+        (
+            count(Where::Map),
+            count(Where::Detected),
+            die_before,
+            r.die,
+            first,
+        )
+    };
+    let (on_map, detected, _, _, _) = turn("detect_before_spawn", true);
+    assert_eq!((on_map, detected), (4, 0), "detected and spawned at once");
+    let (on_map, detected, _, die, first) = turn("detect_before_spawn", false);
+    assert_eq!((on_map, detected), (1, 3), "detected after the spawn");
+    assert_eq!(first, Some(4), "with the die before its roll ({die} after)");
+    // Without the finale (either reading): Detect after the roll, from the new die's spawn tile.
+    for before in [true, false] {
+        let (on_map, detected, die_before, die, first) = turn("-", before);
+        assert_ne!(die_before, die, "this seed's roll changes the die");
+        assert_eq!((on_map, detected), (1, 3));
+        assert_eq!(first, Some(die as usize));
+    }
+}
