@@ -393,14 +393,15 @@ fn a_monster_never_stops_on_another_monsters_aimed_tile_or_line() {
 }
 
 /// Case R1 (rulebook, Monsters Move + Aim example; tests/rift_cases.rs): the Demon at (3,4)
-/// moves to (4,5) and aims east at the mech on (5,5). `extra` adds lines (a status, tokens,
-/// a finale).
+/// moves to (4,5) and aims east at the mech on (5,5); mech B on (1,6) is out of its reach.
+/// `monster_extra` adds to the Demon's line (a status), `extra` adds lines (tokens).
 fn r1(monster_extra: &str, extra: &str) -> Rift {
     position(
         "Nightmare,Demon,Wraith",
         &format!(
             "clock die=4 die_card=2 compass=ESWN seek=east phase=actions\n\
              mech A tile=(5,5) hp=3 max_hp=3\n\
+             mech B tile=(1,6) hp=3 max_hp=3\n\
              monster 1 at=map card=2 place=0 alpha=0 tile=(3,4) {monster_extra}\n{extra}\
              terrain\n......\n...B..\n....B.\n......\n......\n......\n"
         ),
@@ -434,10 +435,14 @@ fn what_a_monster_keeps_of_its_aim_under_each_reading_of_i10_and_i13() {
     r.monsters_move_and_aim(&mut NoTrace);
     assert_eq!((r.monsters[0].aim_from, r.monsters[0].holds), (NO_TILE, 1));
     assert_eq!(r.immobilized(), 1u64 << t("(5,5)"));
-    // Mech A pushed on to (5,6): with I13 flipped the hold follows it; as read, the aimed tile
-    // stays immobilized.
+    // Mech A pushed on to (5,6): with I13 flipped the hold follows it (and holds nothing of
+    // mech B); as read, the aimed tile stays immobilized.
     r.mechs[0].tile = t("(5,6)");
     assert_eq!(r.immobilized(), 1u64 << t("(5,6)"));
+    // A hold on mech B (as a position's `holds=B` writes it) holds mech B's tile.
+    r.monsters[0].holds = 2;
+    assert_eq!(r.immobilized(), 1u64 << t("(1,6)"));
+    r.monsters[0].holds = 1;
     r.campaign.rules |= rule::IMMOBILIZE_TILE;
     assert_eq!(r.immobilized(), 1u64 << t("(5,5)"));
 }
