@@ -797,3 +797,71 @@ fn the_detect_before_spawn_finale_detects_before_or_after_spawn_by_i25() {
         assert_eq!(first, Some(die as usize));
     }
 }
+
+#[test]
+fn a_rock_takes_bump_damage_only_while_i18_is_read_so() {
+    // Status Tokens, Rock: a rock is "a unit with 1 HP" and takes bump damage (CONTENT.md I18,
+    // rule_rocks_take_bump, on by default); flipped, only attack and effect damage destroy it.
+    use sololab::games::rift::switches::rule;
+    let hit_rock = |hit: Hit, takes_bump: bool| {
+        let mut r = position(&format!(
+            "clock phase=actions\nmech A tile=(1,1) hp=3 max_hp=3\n\
+             tokens rock=(3,3)\n{EMPTY_BOARD}"
+        ));
+        assert_ne!(r.campaign.rules & rule::ROCKS_TAKE_BUMP, 0, "the default");
+        if !takes_bump {
+            r.campaign.rules &= !rule::ROCKS_TAKE_BUMP;
+        }
+        r.damage(t("(3,3)"), 1, hit, &mut NoTrace);
+        r.rock != 0
+    };
+    assert!(!hit_rock(Hit::Bump, true), "a bump destroys the rock");
+    assert!(hit_rock(Hit::Bump, false), "flipped: the rock stays");
+    assert!(!hit_rock(Hit::Attack, true));
+    assert!(
+        !hit_rock(Hit::Attack, false),
+        "an attack destroys it either way"
+    );
+    assert!(!hit_rock(Hit::Effect, false));
+}
+
+#[test]
+fn detections_spawn_in_detection_order_or_by_card_with_i28_flipped() {
+    // Spawn: detections spawn in the order they were detected (CONTENT.md I28,
+    // rule_spawn_detection_order, on by default); flipped, by their card's place in the row
+    // (leftmost first), then their detection order. With an Alpha limit of 1 the first to spawn
+    // is the Alpha. Monster 2 on card `x_card` detected `x_order`-th, monster 3 on card 3
+    // detected `y_order`-th; returns which of the two spawns as the Alpha.
+    use sololab::games::rift::switches::rule;
+    let alpha = |x_card: u8, x_order: u8, y_order: u8, by_detection: bool| {
+        let mut r = position(&format!(
+            "clock die=1 die_card=1 phase=actions alpha_limit=1\n\
+             mech A tile=(1,1) hp=3 max_hp=3\n\
+             monster 2 at=detected card={x_card} tile=(3,6) order={x_order}\n\
+             monster 3 at=detected card=3 tile=(4,6) order={y_order}\n\
+             {EMPTY_BOARD}spawns\n......\n......\n......\n......\n......\n..12..\n"
+        ));
+        assert_ne!(
+            r.campaign.rules & rule::SPAWN_DETECTION_ORDER,
+            0,
+            "the default"
+        );
+        if !by_detection {
+            r.campaign.rules &= !rule::SPAWN_DETECTION_ORDER;
+        }
+        r.spawn(&mut NoTrace);
+        assert_eq!(r.tally.spawned, 2);
+        match (r.monsters[1].alpha, r.monsters[2].alpha) {
+            (true, false) => 2,
+            (false, true) => 3,
+            other => panic!("one Alpha expected: {other:?}"),
+        }
+    };
+    // Monster 2 on card 2 detected 4th (order 3), monster 3 on card 3 detected 2nd (order 1):
+    // by detection monster 3 comes first; by card monster 2 (card 2 before card 3).
+    assert_eq!(alpha(2, 3, 1, true), 3);
+    assert_eq!(alpha(2, 3, 1, false), 2);
+    // Monster 2 on card 1 detected 2nd: by card it still comes first.
+    assert_eq!(alpha(1, 1, 0, true), 3);
+    assert_eq!(alpha(1, 1, 0, false), 2);
+}
