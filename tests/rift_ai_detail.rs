@@ -128,6 +128,13 @@ fn the_alpha_herald_aims_at_a_corner_when_the_compass_prefers_that_stop() {
         moved_and_aimed(&mut r),
         ("(3,1)".into(), Some((Dir::West, "(1,1)".into())))
     );
+    // The mirror east-west (compass E, then N): the stop (4,1) aims east at the corner (6,1),
+    // not (4,3) at (6,3).
+    let mut r = alpha_herald("(3,2)", "(6,2)", &["(4,2)", "(6,4)"], 4, "ENWS");
+    assert_eq!(
+        moved_and_aimed(&mut r),
+        ("(4,1)".into(), Some((Dir::East, "(6,1)".into())))
+    );
     // The mirror through the map's centre, with the mirrored compass (E, then S): the stop
     // (4,6) aims east at the corner (6,6), not (4,4) at (6,4).
     let mut r = alpha_herald("(3,5)", "(6,5)", &["(4,5)", "(6,3)"], 4, "ESWN");
