@@ -10,10 +10,12 @@
 #   e.g. scripts/mutants.sh src/games/rift/rules.rs -- -F 'push|resolve_attack'
 # Environment:
 #   MUTANTS_TESTS    integration tests run against each mutant (default: every game's
-#                    rule-case, rule-detail and campaign tests, the golden traces,
+#                    rule-case, rule-detail, AI-detail and campaign tests, the golden traces,
 #                    tests/lab.rs and tests/streams.rs); kept small so one mutant takes
 #                    seconds to test. One game: e.g.
-#                    MUTANTS_TESTS="golden rift_cases rift_campaign rift_rules_detail"
+#                    MUTANTS_TESTS="golden rift_cases rift_campaign rift_rules_detail rift_ai_detail"
+#                    (tests/rift_switches.rs also catches mutants but takes 12 s a mutant
+#                    at opt-level 0: left out, checked on the survivors instead)
 #   MUTANTS_TIMEOUT  seconds before a mutant's tests count as a timeout (default 120)
 #   MUTANTS_NICE     nice level (default 10: the machine is shared)
 #   MUTANTS_IN_PLACE=1  mutate this tree in place (reuses target/; do not edit meanwhile)
@@ -43,7 +45,7 @@ for f in "${files[@]}"; do
 done
 
 default_tests="golden lab streams"
-for t in tests/*_cases.rs tests/*_campaign.rs tests/*_rules_detail.rs; do
+for t in tests/*_cases.rs tests/*_campaign.rs tests/*_rules_detail.rs tests/*_ai_detail.rs; do
     [ -f "$t" ] && default_tests="$default_tests $(basename "$t" .rs)"
 done
 # Given to every cargo command (-C), so each mutant builds only these test targets too.

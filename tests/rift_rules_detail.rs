@@ -578,3 +578,290 @@ fn a_flood_drowns_the_walking_monsters_on_its_tiles_only() {
     assert_eq!(game("3", "-"), Where::Map, "the Wraith flies");
     assert_eq!(game("2", "water_as_ground"), Where::Map, "water is ground");
 }
+
+#[test]
+fn the_deadly_columns_finale_kills_the_mechs_in_the_die_column_only() {
+    // Finale deadly_columns: at Upkeep, mechs in the monster die's column are killed (not
+    // damaged: a shield does not help). Die 3: mech A in column 3 dies, mech B in column 4 and
+    // the monster in column 3 are untouched; without the finale nobody is.
+    let game = |finale: &str| {
+        let mut r = position(&format!(
+            "clock die=3 phase=actions\nfinale {finale}\n\
+             mech A tile=(3,2) hp=3 max_hp=3 status=shield\n\
+             mech B tile=(4,5) hp=3 max_hp=3\n\
+             monster 1 at=map card=1 place=0 alpha=0 tile=(3,5) hp=2\n{EMPTY_BOARD}"
+        ));
+        r.upkeep(&mut NoTrace);
+        (
+            r.mechs[0].alive(),
+            r.mechs[1].hp,
+            r.monsters[0].hp,
+            r.tally.mech_deaths,
+        )
+    };
+    assert_eq!(game("deadly_columns"), (false, 3, 2, 1));
+    assert_eq!(game("-"), (true, 3, 2, 0));
+}
+
+#[test]
+fn the_storm_kills_through_a_shield_unless_i24_is_flipped() {
+    // Stormbreak Ridge, left side with its yellow effects: a storm on (2,2) at turn 4 and on
+    // (2,4) at turn 2. At Upkeep of turn 4 the storm removes the unit on (2,2) whatever its
+    // shield or frozen token ("does not count as damage"; CONTENT.md I24,
+    // rule_storm_ignores_shield, on by default); flipped, a shield protects it and is spent,
+    // else a frozen token does. The storm of turn 2 does nothing. `on_storm` is the line of the
+    // unit on (2,2); returns whether mech A lives, its status, monster 1's place and status, and
+    // the rocks.
+    use sololab::games::rift::switches::rule;
+    let game = |ignores_shield: bool, on_storm: &str| {
+        let mut r = position(&format!(
+            "maps Stormbreak_Ridge,Sunken_Causeway\n\
+             objectives left=Ride_Out_the_Storm:yellow right=-\n\
+             clock campaign_die=4 phase=actions\n\
+             mech B tile=(5,5) hp=3 max_hp=3\n\
+             monster 2 at=map card=2 place=0 alpha=0 tile=(2,4) hp=2\n{on_storm}\n"
+        ));
+        assert_ne!(
+            r.campaign.rules & rule::STORM_IGNORES_SHIELD,
+            0,
+            "the default"
+        );
+        if !ignores_shield {
+            r.campaign.rules &= !rule::STORM_IGNORES_SHIELD;
+        }
+        r.upkeep(&mut NoTrace);
+        assert_eq!(r.monsters[1].at, Where::Map, "no storm on (2,4) this turn");
+        assert_eq!(r.mechs[1].hp, 3);
+        (
+            r.mechs[0].alive(),
+            r.mechs[0].status,
+            r.monsters[0].at,
+            r.monsters[0].status,
+            r.rock,
+        )
+    };
+    let mech = |status: &str| format!("mech A tile=(2,2) hp=3 max_hp=3 status={status}");
+    let f = st::FROZEN;
+    let supply = Where::Supply;
+    assert_eq!(game(true, &mech("shield")), (false, 0, supply, 0, 0));
+    assert_eq!(game(false, &mech("shield")), (true, 0, supply, 0, 0));
+    assert_eq!(game(false, &mech("frozen")), (true, 0, supply, 0, 0));
+    assert_eq!(
+        game(false, &mech("frozen,shield")),
+        (true, f, supply, 0, 0),
+        "the shield goes first"
+    );
+    assert_eq!(game(false, &mech("-")), (false, 0, supply, 0, 0));
+    // A monster and a rock on the storm, mech A safe on (2,1).
+    let safe = "mech A tile=(2,1) hp=3 max_hp=3\n";
+    let monster = |status: &str| {
+        format!("{safe}monster 1 at=map card=1 place=0 alpha=0 tile=(2,2) hp=2 status={status}")
+    };
+    assert_eq!(game(true, &monster("shield")), (true, 0, supply, 0, 0));
+    assert_eq!(
+        game(false, &monster("shield,frozen")),
+        (true, 0, Where::Map, f, 0)
+    );
+    assert_eq!(game(false, &monster("frozen")), (true, 0, Where::Map, 0, 0));
+    assert_eq!(
+        game(true, &format!("{safe}tokens rock=(2,2)")),
+        (true, 0, supply, 0, 0),
+        "the storm removes the rock"
+    );
+}
+
+#[test]
+fn acid_tiles_give_acid_at_upkeep_to_the_units_on_them_only() {
+    // Map effects (acid tiles): at Upkeep a unit standing on an acid tile gets acid, unless it
+    // holds acid already. Mech A and monster 1 stand on acid tiles; mech B and monster 2 do not;
+    // a rock and an empty acid tile get nothing, and no acid token goes on the ground.
+    let mut r = position(&format!(
+        "clock phase=actions\n\
+         mech A tile=(2,2) hp=3 max_hp=3\n\
+         mech B tile=(5,2) hp=3 max_hp=3\n\
+         monster 1 at=map card=1 place=0 alpha=0 tile=(3,3) hp=2\n\
+         monster 2 at=map card=2 place=0 alpha=0 tile=(5,3) hp=2\n\
+         monster 3 at=map card=3 place=0 alpha=0 tile=(2,5) hp=2 status=acid\n\
+         tokens rock=(4,4) acid_tiles=(2,2)(3,3)(4,4)(5,5)(2,5)\n{EMPTY_BOARD}"
+    ));
+    let acid_before = r.tokens_in_play(Status::Acid);
+    r.upkeep(&mut NoTrace);
+    assert_eq!(
+        (r.mechs[0].status, r.mechs[1].status),
+        (st::ACID, 0),
+        "mech A on an acid tile"
+    );
+    assert_eq!(
+        (
+            r.monsters[0].status,
+            r.monsters[1].status,
+            r.monsters[2].status
+        ),
+        (st::ACID, 0, st::ACID)
+    );
+    assert_eq!((r.acid, r.rock), (0, 1u64 << t("(4,4)")));
+    assert_eq!(r.tokens_in_play(Status::Acid), acid_before + 2);
+}
+
+#[test]
+fn a_frozen_or_smoked_monster_skips_its_attack_only_while_i11_is_read_so() {
+    // Status Tokens: a frozen monster or one on smoke does not attack (CONTENT.md I11,
+    // rule_frozen_skip_attack, on by default); flipped, it attacks "no matter what" (FAQ,
+    // Monster attacks). The Demon at (3,3) aims east at mech A on (4,3) (1 damage).
+    use sololab::games::rift::switches::rule;
+    let attack = |status: &str, smoke: &str, skip: bool| {
+        let mut r = position(&format!(
+            "clock phase=actions\n\
+             mech A tile=(4,3) hp=3 max_hp=3\n\
+             monster 1 at=map card=2 place=0 alpha=0 tile=(3,3) hp=2 status={status} aim=E1\n\
+             tokens smoke={smoke}\n{EMPTY_BOARD}"
+        ));
+        assert_ne!(
+            r.campaign.rules & rule::FROZEN_SKIP_ATTACK,
+            0,
+            "the default"
+        );
+        if !skip {
+            r.campaign.rules &= !rule::FROZEN_SKIP_ATTACK;
+        }
+        r.monster_attack(0, &mut NoTrace);
+        r.mechs[0].hp
+    };
+    assert_eq!(attack("-", "-", true), 2, "it attacks");
+    assert_eq!(attack("frozen", "-", true), 3, "frozen: no attack");
+    assert_eq!(attack("-", "(3,3)", true), 3, "on smoke: no attack");
+    assert_eq!(
+        attack("-", "(4,3)", true),
+        2,
+        "smoke on the target does not stop it"
+    );
+    assert_eq!(attack("frozen", "-", false), 2, "flipped: it attacks");
+    assert_eq!(
+        attack("-", "(3,3)", false),
+        2,
+        "flipped: it attacks from smoke"
+    );
+}
+
+#[test]
+fn the_detect_before_spawn_finale_detects_before_or_after_spawn_by_i25() {
+    // Finale detect_before_spawn: Detect runs right before Spawn (step 2), so this turn's
+    // detections spawn at once (CONTENT.md I25, rule_detect_before_spawn, on by default);
+    // flipped, right after it, so they spawn next turn. Either way no Detect at step 5. Without
+    // the finale Detect is step 5, after the monster die's roll. Case R3's spawn tiles; monster
+    // 1 on the map, 2-4 in the supply. Returns the monsters on the map and detected, the die
+    // before and after the turn's roll, and the spawn number under the first detection.
+    use sololab::games::rift::switches::rule;
+    let turn = |finale: &str, before: bool| {
+        let mut r = position(&format!(
+            "clock die=4 die_card=2 phase=actions\nfinale {finale}\n\
+             mech A tile=(6,1) hp=3 max_hp=3\n\
+             monster 1 at=map card=1 place=0 alpha=0 tile=(1,1)\n\
+             {EMPTY_BOARD}spawns\n......\n......\n......\n......\n5678..\n1234..\n"
+        ));
+        assert_ne!(
+            r.campaign.rules & rule::DETECT_BEFORE_SPAWN,
+            0,
+            "the default"
+        );
+        if !before {
+            r.campaign.rules &= !rule::DETECT_BEFORE_SPAWN;
+        }
+        let die_before = r.die;
+        let mut rng = <GameRng as rand::SeedableRng>::seed_from_u64(3);
+        r.start_turn(&mut rng, &mut NoTrace);
+        let count = |w: Where| r.monsters.iter().filter(|m| m.at == w).count();
+        let first = r
+            .monsters
+            .iter()
+            .find(|m| m.at == Where::Detected && m.order == 0)
+            .map(|m| r.spawn.iter().position(|&s| s == m.tile).unwrap() + 1);
+        (
+            count(Where::Map),
+            count(Where::Detected),
+            die_before,
+            r.die,
+            first,
+        )
+    };
+    let (on_map, detected, _, _, _) = turn("detect_before_spawn", true);
+    assert_eq!((on_map, detected), (4, 0), "detected and spawned at once");
+    let (on_map, detected, _, die, first) = turn("detect_before_spawn", false);
+    assert_eq!((on_map, detected), (1, 3), "detected after the spawn");
+    assert_eq!(first, Some(4), "with the die before its roll ({die} after)");
+    // Without the finale (either reading): Detect after the roll, from the new die's spawn tile.
+    for before in [true, false] {
+        let (on_map, detected, die_before, die, first) = turn("-", before);
+        assert_ne!(die_before, die, "this seed's roll changes the die");
+        assert_eq!((on_map, detected), (1, 3));
+        assert_eq!(first, Some(die as usize));
+    }
+}
+
+#[test]
+fn a_rock_takes_bump_damage_only_while_i18_is_read_so() {
+    // Status Tokens, Rock: a rock is "a unit with 1 HP" and takes bump damage (CONTENT.md I18,
+    // rule_rocks_take_bump, on by default); flipped, only attack and effect damage destroy it.
+    use sololab::games::rift::switches::rule;
+    let hit_rock = |hit: Hit, takes_bump: bool| {
+        let mut r = position(&format!(
+            "clock phase=actions\nmech A tile=(1,1) hp=3 max_hp=3\n\
+             tokens rock=(3,3)\n{EMPTY_BOARD}"
+        ));
+        assert_ne!(r.campaign.rules & rule::ROCKS_TAKE_BUMP, 0, "the default");
+        if !takes_bump {
+            r.campaign.rules &= !rule::ROCKS_TAKE_BUMP;
+        }
+        r.damage(t("(3,3)"), 1, hit, &mut NoTrace);
+        r.rock != 0
+    };
+    assert!(!hit_rock(Hit::Bump, true), "a bump destroys the rock");
+    assert!(hit_rock(Hit::Bump, false), "flipped: the rock stays");
+    assert!(!hit_rock(Hit::Attack, true));
+    assert!(
+        !hit_rock(Hit::Attack, false),
+        "an attack destroys it either way"
+    );
+    assert!(!hit_rock(Hit::Effect, false));
+}
+
+#[test]
+fn detections_spawn_in_detection_order_or_by_card_with_i28_flipped() {
+    // Spawn: detections spawn in the order they were detected (CONTENT.md I28,
+    // rule_spawn_detection_order, on by default); flipped, by their card's place in the row
+    // (leftmost first), then their detection order. With an Alpha limit of 1 the first to spawn
+    // is the Alpha. Monster 2 on card `x_card` detected `x_order`-th, monster 3 on card 3
+    // detected `y_order`-th; returns which of the two spawns as the Alpha.
+    use sololab::games::rift::switches::rule;
+    let alpha = |x_card: u8, x_order: u8, y_order: u8, by_detection: bool| {
+        let mut r = position(&format!(
+            "clock die=1 die_card=1 phase=actions alpha_limit=1\n\
+             mech A tile=(1,1) hp=3 max_hp=3\n\
+             monster 2 at=detected card={x_card} tile=(3,6) order={x_order}\n\
+             monster 3 at=detected card=3 tile=(4,6) order={y_order}\n\
+             {EMPTY_BOARD}spawns\n......\n......\n......\n......\n......\n..12..\n"
+        ));
+        assert_ne!(
+            r.campaign.rules & rule::SPAWN_DETECTION_ORDER,
+            0,
+            "the default"
+        );
+        if !by_detection {
+            r.campaign.rules &= !rule::SPAWN_DETECTION_ORDER;
+        }
+        r.spawn(&mut NoTrace);
+        assert_eq!(r.tally.spawned, 2);
+        match (r.monsters[1].alpha, r.monsters[2].alpha) {
+            (true, false) => 2,
+            (false, true) => 3,
+            other => panic!("one Alpha expected: {other:?}"),
+        }
+    };
+    // Monster 2 on card 2 detected 4th (order 3), monster 3 on card 3 detected 2nd (order 1):
+    // by detection monster 3 comes first; by card monster 2 (card 2 before card 3).
+    assert_eq!(alpha(2, 3, 1, true), 3);
+    assert_eq!(alpha(2, 3, 1, false), 2);
+    // Monster 2 on card 1 detected 2nd: by card it still comes first.
+    assert_eq!(alpha(1, 1, 0, true), 3);
+    assert_eq!(alpha(1, 1, 0, false), 2);
+}
