@@ -82,3 +82,111 @@ proptest! {
         prop_assert!(nav.fits(q), "ends inside an obstacle: {:?}", q);
     }
 }
+
+/// The route search as it was before its speed-ups (every obstacle tested in turn, every node's
+/// sight of the goal computed on every call, no memo): length and first hop.
+fn reference_route(nav: &Nav, a: Pt, b: Pt) -> (f32, Option<(u8, u8)>) {
+    let clear = |p: Pt, q: Pt| !nav.grown.iter().any(|g| g.blocks_segment(p, q));
+    if clear(a, b) {
+        return (a.dist(b), None);
+    }
+    let n = nav.nodes.len();
+    let mut best = (f32::INFINITY, None);
+    let to_b: Vec<(u8, f32)> = (0..n)
+        .filter(|&j| clear(nav.nodes[j], b))
+        .map(|j| (j as u8, nav.nodes[j].dist(b)))
+        .collect();
+    if to_b.is_empty() {
+        return best;
+    }
+    for (i, &p) in nav.nodes.iter().enumerate() {
+        let first = a.dist(p);
+        if first + p.dist(b) >= best.0 || !clear(a, p) {
+            continue;
+        }
+        let row = &nav.dist[i * n..i * n + n];
+        for &(j, last) in &to_b {
+            let total = first + row[j as usize] + last;
+            if total < best.0 {
+                best = (total, Some((i as u8, j)));
+            }
+        }
+    }
+    best
+}
+
+/// Checks `nav`'s route from `a` to `b` against [`reference_route`]: the same length to the
+/// bit, and a short first step toward the same point (the goal or the reference's first node).
+fn same_route_as_reference(nav: &Nav, a: Pt, b: Pt) -> Result<(), TestCaseError> {
+    let (len, hop) = reference_route(nav, a, b);
+    prop_assert_eq!(
+        nav.route_length(a, b).to_bits(),
+        len.to_bits(),
+        "{:?} -> {:?}",
+        a,
+        b
+    );
+    if !len.is_finite() {
+        prop_assert_eq!(nav.walk(a, b, 0.25, &[]), a);
+        return Ok(());
+    }
+    let aim = hop.map_or(b, |(i, _)| nav.nodes[i as usize]);
+    let d = aim.minus(a);
+    let l = d.len();
+    if l > 0.25 {
+        let want = a.plus(d.scale(1.0 / l).scale(0.25));
+        prop_assert_eq!(nav.walk(a, b, 0.25, &[]), want, "{:?} -> {:?}", a, b);
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// The route search's speed-ups (obstacle boxes, sight from the start tested only where it
+    /// could matter, the per-thread memo of goal sight) change no route: goals are drawn from a
+    /// small pool so the memo is hit, missed and overwritten.
+    #[test]
+    fn routes_are_the_reference_routes(
+        shapes in prop::collection::vec(shape(), 1..6),
+        starts in prop::collection::vec(pt(), 12),
+        goals in prop::collection::vec(pt(), 10),
+        picks in prop::collection::vec((0usize..12, 0usize..10), 40),
+    ) {
+        let nav = Nav::build((36.0, 36.0), &shapes, 0.5);
+        for (s, g) in picks {
+            same_route_as_reference(&nav, nav.clamp(starts[s]), nav.clamp(goals[g]))?;
+        }
+    }
+}
+
+/// The same on every shipped encounter's movement graphs, from and to points all over the table.
+#[test]
+fn routes_on_the_shipped_encounters_are_the_reference_routes() {
+    let content = sololab::games::gods::content::builtin();
+    let mut seed = 11u64;
+    let mut next = |span: f32| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 40) as f32 / (1u64 << 24) as f32 * span
+    };
+    let mut blocked = 0;
+    for enc in &content.encounters {
+        for nav in &enc.navs {
+            let goals: Vec<Pt> = (0..12)
+                .map(|_| nav.clamp(Pt::new(next(nav.table.0), next(nav.table.1))))
+                .collect();
+            for k in 0..400 {
+                let a = nav.clamp(Pt::new(next(nav.table.0), next(nav.table.1)));
+                let b = goals[k % goals.len()];
+                blocked += usize::from(!nav.clear(a, b));
+                same_route_as_reference(nav, a, b).unwrap();
+            }
+        }
+    }
+    assert!(
+        blocked > 500,
+        "only {blocked} routes went around an obstacle"
+    );
+}
