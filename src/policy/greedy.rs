@@ -115,8 +115,11 @@ impl<G: Game> GreedyPolicy<G> {
         GreedyPolicy {
             heuristic: Heuristic::new::<G>(weights),
             samples,
-            follow: Vec::with_capacity(64),
-            ties: Vec::with_capacity(64),
+            // Room for the widest legal-action lists seen (Beyond's attack plans with a full
+            // hand: the follow-ups of a prefix), so a rollout that meets a new widest list
+            // after warm-up does not allocate (tests/alloc.rs).
+            follow: Vec::with_capacity(512),
+            ties: Vec::with_capacity(512),
             seeded: Vec::with_capacity(samples.min(1024) as usize),
             honest: G::HIDDEN_INFORMATION,
         }
