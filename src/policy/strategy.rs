@@ -822,10 +822,13 @@ mod tests {
                 ("greedy", "greedy"),
                 ("mcts-1000", "mcts"),
                 ("mcts-1000-gods", "mcts"),
+                ("mcts-1000-gods-prior", "mcts"),
                 ("mcts-200", "mcts"),
                 ("mcts-200-clairvoyant", "mcts"),
                 ("mcts-200-gods", "mcts"),
+                ("mcts-200-gods-prior", "mcts"),
                 ("mcts-3000", "mcts"),
+                ("mcts-3000-gods-prior", "mcts"),
                 ("mcts-beyond", "mcts"),
                 ("mcts-beyond-cheat", "mcts"),
                 ("random", "random")
