@@ -257,9 +257,9 @@ impl<G: Game> MctsPolicy<G> {
             heuristic: Heuristic::new::<G>(weights),
             greedy,
             nodes: Vec::with_capacity(config.iterations as usize + 1),
-            legal: Vec::with_capacity(64),
-            tried: Vec::with_capacity(64),
-            eligible: Vec::with_capacity(64),
+            legal: Vec::with_capacity(LIST_ROOM),
+            tried: Vec::with_capacity(LIST_ROOM),
+            eligible: Vec::with_capacity(LIST_ROOM),
             ln_table: (0..(config.iterations + 2).min(LN_TABLE_MAX))
                 .map(|n| f64::from(n).ln())
                 .collect(),
@@ -268,8 +268,8 @@ impl<G: Game> MctsPolicy<G> {
             prior,
             ranked: Vec::with_capacity(rank_cap),
             ranked_q: Vec::with_capacity(if config.prior_visits > 0 { rank_cap } else { 0 }),
-            values: Vec::with_capacity(64),
-            order: Vec::with_capacity(64),
+            values: Vec::with_capacity(LIST_ROOM),
+            order: Vec::with_capacity(LIST_ROOM),
             truth: None,
             // A line is at most the tree's depth (< iterations + 1) plus a rollout.
             line: Vec::with_capacity(if config.clairvoyant {
@@ -734,6 +734,11 @@ impl<G: Game> MctsPolicy<G> {
         }
     }
 }
+
+/// Room reserved in the per-decision action and value lists: more than the widest legal-action
+/// list of any registered game (Beyond's attack plans with aiding heroes run past 64), so a
+/// rollout that meets a new widest state after warm-up does not allocate (tests/alloc.rs).
+const LIST_ROOM: usize = 512;
 
 #[inline]
 fn terminal_value(outcome: Outcome) -> f64 {
