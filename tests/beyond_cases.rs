@@ -1349,22 +1349,22 @@ fn an_attack_is_one_plan_from_its_first_card_to_its_resolution() {
     assert_eq!(b.plan_step(A::ResolveAttack), PlanStep::Finish(0));
 }
 
-/// The Huntmaster's Trail is won when every enemy is defeated: Bastian (5 points, a Longsword
-/// Slash of 3 and a Plate Guard) faces its last enemy, an Orc Archer (defense 1, health 1)
-/// engaged with him, the Enemy Deck empty; `draws` are the Response cards in drawing order.
-fn last_archer(draws: &[(u8, u8)]) -> Beyond {
+/// The Huntmaster's Trail is won when the Huntmaster is defeated: Bastian (5 points, a Longsword
+/// Slash of 3 and a Plate Guard) faces it engaged with him, two Gash wounds attached (defense 2,
+/// health 3 - 2 = 1 left), the Enemy Deck empty; `draws` are the Response cards in drawing order.
+fn wounded_huntmaster(draws: &[(u8, u8)]) -> Beyond {
     pos(&format!(
-        "game scenario=The_Huntmaster's_Trail heroes=1 threat=1 round=1 phase=hero pending=none\nhero 1 name=Bastian side=0 points=5 known=0 items=-,-,-,-,-\nhero 1 deck Plate_Guard,Plate_Guard\nhero 1 hand Longsword_Slash,Plate_Guard\nenemy 1 kind=Orc_Archer area=1 seq=0 attach=-\nwound_deck Wound:_Gash,Wound:_Gash\n{}",
+        "game scenario=The_Huntmaster's_Trail heroes=1 threat=1 round=1 phase=hero pending=none\nhero 1 name=Bastian side=0 points=5 known=0 items=-,-,-,-,-\nhero 1 deck Plate_Guard,Plate_Guard\nhero 1 hand Longsword_Slash,Plate_Guard\nenemy 1 kind=Orc_Huntmaster area=1 seq=0 attach=Wound:_Gash,Wound:_Gash\nwound_deck Wound:_Gash,Wound:_Gash\n{}",
         responses(draws)
     ))
 }
 
-/// Every Response card left has value 0, so the attack of 3 against defense 1 kills the last
-/// enemy and wins in any order of the deck. Scored alone, the `Attack` step only spends a card
+/// Every Response card left has value 0, so the attack of 3 against defense 2 kills the
+/// Huntmaster and wins in any order of the deck. Scored alone, the `Attack` step only spends a card
 /// and 2 points, and a Draw scores higher (greedy never attacked before attacks were plans).
 #[test]
 fn greedy_attacks_when_the_attack_surely_wins() {
-    let b = last_archer(&[(1, 0), (2, 0), (3, 0)]);
+    let b = wounded_huntmaster(&[(1, 0), (2, 0), (3, 0)]);
     let l = legal(&b);
     let choice = greedy().choose(&b, &l, &mut rng());
     assert!(matches!(choice, A::Attack { target: 0, .. }), "{choice:?}");
@@ -1372,14 +1372,14 @@ fn greedy_attacks_when_the_attack_surely_wins() {
 
 /// Greedy looks ahead on determinized copies (`Game::HIDDEN_INFORMATION`): which Response card
 /// is on top is hidden, so its choice is the same in both orders of a deck of a 0 (the attack
-/// of 3 against 1 + 0 wins) and a 3 (3 against 1 + 3: a miss). Reading the true order, it
+/// of 3 against 2 + 0 wins) and a 3 (3 against 2 + 3: a miss). Reading the true order, it
 /// attacked only when the 0 was on top.
 #[test]
 fn greedy_never_reads_the_hidden_order_of_a_deck() {
     let choices: Vec<A> = [[(1, 0), (1, 3)], [(1, 3), (1, 0)]]
         .iter()
         .map(|draws| {
-            let b = last_archer(draws);
+            let b = wounded_huntmaster(draws);
             let l = legal(&b);
             greedy().choose(&b, &l, &mut rng())
         })
@@ -1392,4 +1392,62 @@ fn greedy_never_reads_the_hidden_order_of_a_deck() {
         matches!(choices[0], A::Attack { target: 0, .. }),
         "{choices:?}"
     );
+}
+
+/// The Huntmaster's Trail with the Huntmaster (enemy 1) and an Orc Warrior (enemy 2) in play in
+/// the given areas (`1`: Bastian's Hero Area, `quest`), an Orc Archer left in the Enemy Deck;
+/// Bastian holds two Longsword Slashes (3 + 3) and the next Response card is a 1 of value 0.
+fn trail_state(huntmaster_attach: &str, warrior_attach: &str, areas: (&str, &str)) -> Beyond {
+    pos(&format!(
+        "game scenario=The_Huntmaster's_Trail heroes=1 threat=1 round=1 phase=hero pending=none\n{}enemy 1 kind=Orc_Huntmaster area={} seq=0 attach={huntmaster_attach}\nenemy 2 kind=Orc_Warrior area={} seq=1 attach={warrior_attach}\nenemy_deck Orc_Archer\nwound_deck Wound:_Gash,Wound:_Gash\n{}",
+        hero(1, "Bastian", 5, "Plate_Guard,Plate_Guard", "Longsword_Slash,Longsword_Slash"),
+        areas.0,
+        areas.1,
+        responses(&[(1, 0)])
+    ))
+}
+
+#[test]
+fn the_huntmasters_trail_is_won_when_the_huntmaster_falls_whatever_else_is_left() {
+    // CONTENT.md, "The Huntmaster's Trail": won when every copy of the named enemy
+    // (`win = "enemy_defeated"`, `win_enemy = "Orc Huntmaster"`) is defeated, although an Orc
+    // Warrior is in play and an Orc Archer still in the Enemy Deck.
+    let ls = card("Longsword Slash");
+    let mut b = trail_state("Wound:_Gash,Wound:_Gash", "-", ("1", "quest"));
+    let mut t = VecTrace::default();
+    attack(&mut b, &mut t, 0, ls, 0, 0);
+    add(&mut b, &mut t, 0, ls, 0);
+    play(&mut b, A::ResolveAttack, &mut t);
+    assert!(!b.enemies[0].alive(), "{:?}", t.0);
+    assert!(b.enemies[1].alive());
+    assert_eq!(b.enemy_deck.len(), 1);
+    assert_eq!(b.outcome(), Some(Outcome::Won), "{:?}", t.0);
+    assert!(traced(&t, "WON: The Huntmaster's Trail"), "{:?}", t.0);
+    // Defeating another orc while the Huntmaster lives wins nothing.
+    let mut b = trail_state("-", "Wound:_Gash", ("quest", "1"));
+    let mut t = VecTrace::default();
+    attack(&mut b, &mut t, 0, ls, 0, 1);
+    add(&mut b, &mut t, 0, ls, 0);
+    play(&mut b, A::ResolveAttack, &mut t);
+    assert!(!b.enemies[1].alive(), "{:?}", t.0);
+    assert_eq!(b.outcome(), None, "{:?}", t.0);
+}
+
+#[test]
+fn a_named_enemy_win_needs_an_enemy_of_the_scenarios_deck() {
+    let e = broken(
+        "win = \"enemy_defeated\"\nwin_enemy = \"Orc Huntmaster\"",
+        "win = \"enemy_defeated\"\nwin_enemy = \"Guard\"",
+    );
+    assert!(e.starts_with("bad.toml:"), "{e}");
+    assert!(
+        e.contains("scenario 'The Huntmaster's Trail'") && e.contains("field 'win_enemy'"),
+        "{e}"
+    );
+    assert!(e.contains("'Guard' is not in the scenario's enemy deck"), "{e}");
+    let e = broken(
+        "win = \"enemy_defeated\"\nwin_enemy = \"Orc Huntmaster\"",
+        "win = \"enemy_defeated\"",
+    );
+    assert!(e.contains("field 'win_enemy'") && e.contains("needs it"), "{e}");
 }

@@ -368,6 +368,10 @@ pub enum Win {
     TerrainCleared,
     /// The Enemy Deck is empty and no enemy is in play.
     EnemiesDefeated,
+    /// Every copy of one enemy (index into [`Content::enemies`]) is defeated: none left in
+    /// the Enemy Deck, none alive in play (content key `win = "enemy_defeated"` with
+    /// `win_enemy = NAME`; CONTENT.md, "The Huntmaster's Trail").
+    EnemyDefeated(u8),
     /// Survive to the end of round `n`.
     Survive(u8),
 }

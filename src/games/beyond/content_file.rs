@@ -331,6 +331,7 @@ struct RawScenario {
     spawn: Vec<RawSpawn>,
     win: String,
     survive_rounds: Option<i64>,
+    win_enemy: Option<String>,
     #[serde(default)]
     lose: Vec<RawLose>,
     #[serde(default)]
@@ -1095,6 +1096,20 @@ impl Compiler<'_, '_> {
                 Win::TerrainCleared
             }
             "enemies_defeated" => Win::EnemiesDefeated,
+            "enemy_defeated" => match &s.win_enemy {
+                Some(n) => {
+                    let id = self.named(e, "win_enemy", "enemy", n, enemy_names)?;
+                    if !enemy_deck.contains(&id) {
+                        return Err(self.err(
+                            e,
+                            "win_enemy",
+                            format!("'{n}' is not in the scenario's enemy deck"),
+                        ));
+                    }
+                    Win::EnemyDefeated(id)
+                }
+                None => return Err(self.err(e, "win_enemy", "win 'enemy_defeated' needs it")),
+            },
             "survive" => match s.survive_rounds {
                 Some(n) => Win::Survive(self.num(e, "survive_rounds", n, 1, rounds as i64)?),
                 None => return Err(self.err(e, "survive_rounds", "win 'survive' needs it")),
@@ -1104,7 +1119,7 @@ impl Compiler<'_, '_> {
                     e,
                     "win",
                     format!(
-                        "unknown win '{other}' (valid: terrain_cleared, enemies_defeated, survive)"
+                        "unknown win '{other}' (valid: terrain_cleared, enemies_defeated, enemy_defeated, survive)"
                     ),
                 ));
             }

@@ -523,6 +523,10 @@ impl Beyond {
             Win::EnemiesDefeated => {
                 self.enemy_deck.is_empty() && !self.enemies.iter().any(|e| e.alive())
             }
+            Win::EnemyDefeated(x) => {
+                !self.enemy_deck.as_slice().contains(&x)
+                    && !self.enemies.iter().any(|e| e.alive() && e.kind == x)
+            }
             Win::Survive(_) => false,
         };
         if won {
