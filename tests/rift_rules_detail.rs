@@ -6,7 +6,7 @@
 
 use sololab::games::rift::actions::aims;
 use sololab::games::rift::board::NO_TILE;
-use sololab::games::rift::board::parse_coord;
+use sololab::games::rift::board::{coord, parse_coord};
 use sololab::games::rift::content::{Attack, Dir, Move, Shape, SideHit, Status};
 use sololab::games::rift::rules::Hit;
 use sololab::games::rift::state::{Phase, Where, st};
@@ -864,4 +864,36 @@ fn detections_spawn_in_detection_order_or_by_card_with_i28_flipped() {
     // Monster 2 on card 1 detected 2nd: by card it still comes first.
     assert_eq!(alpha(1, 1, 0, true), 3);
     assert_eq!(alpha(1, 1, 0, false), 2);
+}
+
+#[test]
+fn an_attacks_status_lands_before_its_push_only_while_i14_is_read_so() {
+    // CONTENT.md I14 (rule_status_before_push, on by default): within an attack the status
+    // lands on the target tile before the push, so a pushed monster carries the fire away;
+    // flipped, the push comes first and the fire lands on the tile the monster left.
+    use sololab::games::rift::switches::rule;
+    let start = position(&format!(
+        "clock phase=actions\n\
+         mech A tile=(1,1) hp=3 max_hp=3\n\
+         monster 1 at=map card=1 place=0 alpha=0 tile=(3,3) hp=2\n{EMPTY_BOARD}"
+    ));
+    assert_ne!(
+        start.campaign.rules & rule::STATUS_BEFORE_PUSH,
+        0,
+        "the default"
+    );
+    let fire_push = Attack {
+        movement: Move::Push,
+        status: Some(Status::Fire),
+        ..plain(Shape::Adjacent)
+    };
+    let hit = |mut r: Rift| {
+        r.resolve_attack(&fire_push, t("(3,3)"), Dir::East, None, &mut NoTrace);
+        let m = r.monsters[0];
+        (coord(m.tile), m.hp, m.status, r.fire)
+    };
+    assert_eq!(hit(start), ("(4,3)".into(), 1, st::FIRE, 0));
+    let mut flipped = start;
+    flipped.campaign.rules &= !rule::STATUS_BEFORE_PUSH;
+    assert_eq!(hit(flipped), ("(4,3)".into(), 1, 0, 1u64 << t("(3,3)")));
 }
