@@ -6,7 +6,7 @@
 
 use sololab::games::rift::actions::aims;
 use sololab::games::rift::board::NO_TILE;
-use sololab::games::rift::board::parse_coord;
+use sololab::games::rift::board::{coord, parse_coord};
 use sololab::games::rift::content::{Attack, Dir, Move, Shape, SideHit, Status};
 use sololab::games::rift::rules::Hit;
 use sololab::games::rift::state::{Phase, Where, st};
@@ -864,4 +864,99 @@ fn detections_spawn_in_detection_order_or_by_card_with_i28_flipped() {
     // Monster 2 on card 1 detected 2nd: by card it still comes first.
     assert_eq!(alpha(1, 1, 0, true), 3);
     assert_eq!(alpha(1, 1, 0, false), 2);
+}
+
+#[test]
+fn an_attacks_status_lands_before_its_push_only_while_i14_is_read_so() {
+    // CONTENT.md I14 (rule_status_before_push, on by default): within an attack the status
+    // lands on the target tile before the push, so a pushed monster carries the fire away;
+    // flipped, the push comes first and the fire lands on the tile the monster left.
+    use sololab::games::rift::switches::rule;
+    let start = position(&format!(
+        "clock phase=actions\n\
+         mech A tile=(1,1) hp=3 max_hp=3\n\
+         monster 1 at=map card=1 place=0 alpha=0 tile=(3,3) hp=2\n{EMPTY_BOARD}"
+    ));
+    assert_ne!(
+        start.campaign.rules & rule::STATUS_BEFORE_PUSH,
+        0,
+        "the default"
+    );
+    let fire_push = Attack {
+        movement: Move::Push,
+        status: Some(Status::Fire),
+        ..plain(Shape::Adjacent)
+    };
+    let hit = |mut r: Rift| {
+        r.resolve_attack(&fire_push, t("(3,3)"), Dir::East, None, &mut NoTrace);
+        let m = r.monsters[0];
+        (coord(m.tile), m.hp, m.status, r.fire)
+    };
+    assert_eq!(hit(start), ("(4,3)".into(), 1, st::FIRE, 0));
+    let mut flipped = start;
+    flipped.campaign.rules &= !rule::STATUS_BEFORE_PUSH;
+    assert_eq!(hit(flipped), ("(4,3)".into(), 1, 0, 1u64 << t("(3,3)")));
+}
+
+#[test]
+fn a_reward_offers_only_the_cards_of_the_mech_it_is_for_that_can_still_slide() {
+    // Campaign rewards A and B: the mech the reward is for slides its mech card or its pilot
+    // card to the next row; a card at its last row (level 3) cannot slide, so it is not offered.
+    let reward = |pending: &str, levels_a: &str, levels_b: &str| {
+        let r = position(&format!(
+            "clock phase=reward\n\
+             campaign on=1 game=2 pending={pending}\n\
+             mech A tile=(1,1) hp=3 max_hp=3 levels={levels_a}\n\
+             mech B tile=(6,1) hp=3 max_hp=3 levels={levels_b}\n{EMPTY_BOARD}"
+        ));
+        let mut acts = Vec::new();
+        r.legal_actions(&mut acts);
+        acts
+    };
+    let up = |mech: u8, pilot: bool| RiftAction::Upgrade { mech, pilot };
+    // Mech B's reward (A has none pending): B's pilot only, its mech card is at row 3.
+    assert_eq!(reward("0,1", "0,0", "3,1"), [up(1, true)]);
+    // Mech A's: its mech card only, its pilot is at row 3.
+    assert_eq!(reward("1,0", "1,3", "0,0"), [up(0, false)]);
+    // Both cards can slide: both offered, the mech card first.
+    assert_eq!(reward("0,2", "3,3", "2,2"), [up(1, false), up(1, true)]);
+}
+
+#[test]
+fn skipping_the_attack_offers_every_subset_of_the_statuses_unless_i21_is_flipped() {
+    // FAQ Player actions: a mech may skip its attack to remove "any number" of its attached
+    // statuses (CONTENT.md I21, rule_skip_chooses_statuses, on by default): one action for
+    // every non-empty subset, ascending; flipped, one action that removes them all.
+    use sololab::games::rift::switches::rule;
+    let start = position(&format!(
+        "clock phase=actions\n\
+         mech A tile=(1,1) hp=3 max_hp=3 status=fire,shield,acid\n\
+         mech B tile=(6,1) hp=3 max_hp=3\n{EMPTY_BOARD}"
+    ));
+    assert_ne!(
+        start.campaign.rules & rule::SKIP_CHOOSES_STATUSES,
+        0,
+        "the default"
+    );
+    let masks = |r: &Rift| {
+        let mut acts = Vec::new();
+        r.legal_actions(&mut acts);
+        acts.iter()
+            .filter_map(|a| match *a {
+                RiftAction::ClearStatus { mech: 0, mask } => Some(mask),
+                _ => None,
+            })
+            .collect::<Vec<u8>>()
+    };
+    let (f, s, a) = (st::FIRE, st::SHIELD, st::ACID);
+    assert_eq!(masks(&start), [f, s, f | s, a, f | a, s | a, f | s | a]);
+    let mut flipped = start;
+    flipped.campaign.rules &= !rule::SKIP_CHOOSES_STATUSES;
+    assert_eq!(masks(&flipped), [f | s | a]);
+    // Dropping the fire keeps the shield and the acid, and ends the mech's turn (mech B's
+    // actions are still to come).
+    let mut rng = <GameRng as rand::SeedableRng>::seed_from_u64(1);
+    let mut r = start;
+    r.apply(RiftAction::ClearStatus { mech: 0, mask: f }, &mut rng);
+    assert_eq!((r.mechs[0].status, r.mechs[0].done), (s | a, true));
 }
