@@ -528,13 +528,38 @@ static NAVS_BUILT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::
 /// How many goals the per-thread memo remembers (round robin).
 const GOAL_SIGHT_SLOTS: usize = 8;
 
-/// One remembered goal: the graph, the goal's coordinates (bits), and the nodes that see it
-/// with their distance to it.
+/// One remembered goal: the graph, the goal's coordinates (bits), each node's distance to it,
+/// and which nodes see it, each tested only when a route search first needs it.
 #[derive(Copy, Clone)]
 struct GoalSight {
     key: (u64, u32, u32),
-    k: u8,
-    to_b: [(u8, f32); MAX_NODES],
+    /// Per node: whether it sees the goal ([`UNTESTED`], [`SEES`] or [`HIDDEN`]).
+    seen: [u8; MAX_NODES],
+    /// Per node: its distance to the goal (the last leg of a route through it).
+    last: [f32; MAX_NODES],
+}
+
+/// [`GoalSight::seen`]: the sight test of this node has not been made yet.
+const UNTESTED: u8 = 0;
+/// [`GoalSight::seen`]: the node sees the goal.
+const SEES: u8 = 1;
+/// [`GoalSight::seen`]: the node does not see the goal.
+const HIDDEN: u8 = 2;
+
+impl GoalSight {
+    /// Whether node `j` of `nav` sees the goal `b` (this slot's goal), tested on first need.
+    #[inline]
+    fn sees(&mut self, nav: &Nav, j: usize, b: Pt) -> bool {
+        match self.seen[j] {
+            SEES => true,
+            HIDDEN => false,
+            _ => {
+                let s = nav.clear(nav.nodes[j], b);
+                self.seen[j] = if s { SEES } else { HIDDEN };
+                s
+            }
+        }
+    }
 }
 
 /// The per-thread memo of goal sight: a move's goal is often the goal of a move before (an
@@ -551,8 +576,8 @@ thread_local! {
         std::cell::RefCell::new(GoalSights {
             slots: [GoalSight {
                 key: (u64::MAX, 0, 0),
-                k: 0,
-                to_b: [(0, 0.0); MAX_NODES],
+                seen: [UNTESTED; MAX_NODES],
+                last: [0.0; MAX_NODES],
             }; GOAL_SIGHT_SLOTS],
             next: 0,
         })
@@ -683,48 +708,44 @@ impl Nav {
             let slot = match cache.slots.iter().position(|g| g.key == key) {
                 Some(s) => s,
                 None => {
-                    // Nodes seen from the goal, with the last leg's length.
+                    // A new goal: each node's distance to it; sight tested on first need.
                     let s = cache.next;
                     cache.next = (s + 1) % GOAL_SIGHT_SLOTS;
                     let g = &mut cache.slots[s];
                     g.key = key;
-                    g.k = 0;
-                    for (j, &q) in self.nodes.iter().enumerate() {
-                        if self.clear(q, b) {
-                            g.to_b[g.k as usize] = (j as u8, q.dist(b));
-                            g.k += 1;
-                        }
+                    let n = self.nodes.len();
+                    g.seen[..n].fill(UNTESTED);
+                    for (last, &q) in g.last[..n].iter_mut().zip(&self.nodes) {
+                        *last = q.dist(b);
                     }
                     s
                 }
             };
-            let g = &cache.slots[slot];
-            self.route_via(a, b, &g.to_b[..g.k as usize])
+            self.route_via(a, b, &mut cache.slots[slot])
         })
     }
 
-    /// The shortest route from `a` to `b` through the nodes, given the nodes that see `b` with
-    /// their distance to it (`to_b`, in node order).
-    fn route_via(&self, a: Pt, b: Pt, to_b: &[(u8, f32)]) -> (f32, Option<(u8, u8)>) {
+    /// The shortest route from `a` to `b` through the nodes, given the memo `g` of goal `b`.
+    /// For each node `p` seen from `a` (in node order), the best last node is the first `j` (in
+    /// node order) of the least `|a p| + dist(p, j) + |j b|` among the nodes that see `b`; a
+    /// node's sight of `b` is tested only when it would beat the best so far, and `a`'s sight
+    /// of `p` only when `p`'s best would beat the best route so far: the same route as testing
+    /// every sight first.
+    fn route_via(&self, a: Pt, b: Pt, g: &mut GoalSight) -> (f32, Option<(u8, u8)>) {
         let n = self.nodes.len();
         let mut best = (f32::INFINITY, None);
-        if to_b.is_empty() {
-            return best;
-        }
         for (i, &p) in self.nodes.iter().enumerate() {
             let first = a.dist(p);
             // Every route through p is at least first + |p - b| (triangle inequality).
-            if first + p.dist(b) >= best.0 {
+            if first + g.last[i] >= best.0 {
                 continue;
             }
-            // The best route through p (the first j of the least total), tested for sight from
-            // a only when it would beat the best so far: the same answer as testing first.
             let row = &self.dist[i * n..i * n + n];
             let mut here = (best.0, 0u8);
-            for &(j, last) in to_b {
-                let total = first + row[j as usize] + last;
-                if total < here.0 {
-                    here = (total, j);
+            for j in 0..n {
+                let total = first + row[j] + g.last[j];
+                if total < here.0 && g.sees(self, j, b) {
+                    here = (total, j as u8);
                 }
             }
             if here.0 < best.0 && self.clear(a, p) {

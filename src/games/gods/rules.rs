@@ -156,8 +156,14 @@ impl Gods {
     /// Whether she may shoot fateling `f`: on the table, in line of sight, within the weapon's
     /// longest range, and (unless `rule_shoot_in_combat`) she is not in combat.
     pub fn can_shoot(&self, f: usize) -> bool {
+        (self.shoot_in_combat || !self.in_combat()) && self.in_shot(f)
+    }
+
+    /// Whether fateling `f` is on the table, in line of sight and within the weapon's longest
+    /// range ([`Gods::can_shoot`] without the combat condition, which is the same for every
+    /// fateling and tested once per list of legal actions).
+    fn in_shot(&self, f: usize) -> bool {
         self.active(f)
-            && (self.shoot_in_combat || !self.in_combat())
             && self.distance(f) <= self.content.scoundrel.max_range + EPS
             && self.line_of_sight(f)
     }
@@ -199,9 +205,11 @@ impl Gods {
                             out.push(GodsAction::Attack(f as u8));
                         }
                     }
-                    for f in 0..n {
-                        if self.can_shoot(f) {
-                            out.push(GodsAction::Shoot(f as u8));
+                    if self.shoot_in_combat || !self.in_combat() {
+                        for f in 0..n {
+                            if self.in_shot(f) {
+                                out.push(GodsAction::Shoot(f as u8));
+                            }
                         }
                     }
                     for sneak in [false, true] {
