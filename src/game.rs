@@ -269,8 +269,14 @@ pub trait Game: Copy + Send + Sync + PartialEq + fmt::Debug + fmt::Display + 'st
     fn apply(&mut self, action: Self::Action, rng: &mut GameRng) {
         self.apply_traced(action, rng, &mut NoTrace);
     }
-    /// `None` while the game goes on.
-    fn outcome(&self) -> Option<Outcome>;
+    /// The one-byte result the game keeps in its state: `0` while it goes on, `1` won, `2 + k`
+    /// lost by cause `k` (the index in [`LOSS_CAUSES`](Game::LOSS_CAUSES); [`Outcome::code`]).
+    fn result_code(&self) -> u8;
+    /// `None` while the game goes on; the decoded [`result_code`](Game::result_code).
+    #[inline]
+    fn outcome(&self) -> Option<Outcome> {
+        Outcome::from_code(self.result_code())
+    }
     /// The names of the loss causes, indexed by [`Outcome::Lost`] (`snake_case`, used in
     /// report columns `lost_<cause>`).
     const LOSS_CAUSES: &'static [&'static str];

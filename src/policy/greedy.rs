@@ -342,8 +342,8 @@ pub(crate) mod tests {
                 DuelAction::Wait => self.done = true,
             }
         }
-        fn outcome(&self) -> Option<Outcome> {
-            self.done.then_some(Outcome::Won)
+        fn result_code(&self) -> u8 {
+            if self.done { Outcome::Won.code() } else { 0 }
         }
         const LOSS_CAUSES: &'static [&'static str] = &[];
         const FEATURE_NAMES: &'static [&'static str] = &["score"];
