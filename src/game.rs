@@ -246,11 +246,14 @@ pub trait Game: Copy + Send + Sync + PartialEq + fmt::Debug + fmt::Display + 'st
     /// `list axes`); empty otherwise.
     fn axis_names(setup: &Self::Setup, axis: &str) -> Vec<String>;
     /// The text of the game's built-in content file (TOML), whose values are setup axes by
-    /// path (`monster.Demon.normal.hp`; [`crate::content::values`]); `None` for a game
-    /// without a content file. A game with one resolves its content through
+    /// path (`monster.Demon.normal.hp`; [`crate::content::values`]); `None` (the default) for
+    /// a game without a content file. A game with one resolves its content through
     /// [`crate::content::resolve_content`], which applies the value paths of the setup.
+    const CONTENT_TOML: Option<&'static str> = None;
+    /// [`CONTENT_TOML`](Game::CONTENT_TOML).
+    #[inline]
     fn content_toml() -> Option<&'static str> {
-        None
+        Self::CONTENT_TOML
     }
 
     /// Deals, shuffles and places a new game; every draw comes from `rng` (the setup stream).

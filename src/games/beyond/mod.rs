@@ -388,9 +388,7 @@ impl Game for Beyond {
     fn resolve_setup(values: &SetupValues) -> Result<BeyondSetup, SetupError> {
         BeyondSetup::resolve(values)
     }
-    fn content_toml() -> Option<&'static str> {
-        Some(content::BUILTIN_TOML)
-    }
+    const CONTENT_TOML: Option<&'static str> = Some(content::BUILTIN_TOML);
 
     fn axis_names(setup: &BeyondSetup, axis: &str) -> Vec<String> {
         let c = setup.content;

@@ -371,9 +371,7 @@ impl Game for Buried {
     fn resolve_setup(values: &SetupValues) -> Result<BuriedSetup, SetupError> {
         BuriedSetup::resolve(values)
     }
-    fn content_toml() -> Option<&'static str> {
-        Some(content::BUILTIN_TOML)
-    }
+    const CONTENT_TOML: Option<&'static str> = Some(content::BUILTIN_TOML);
 
     fn axis_names(setup: &BuriedSetup, axis: &str) -> Vec<String> {
         let c = setup.content;

@@ -338,9 +338,7 @@ impl Game for Gods {
     fn resolve_setup(values: &SetupValues) -> Result<GodsSetup, SetupError> {
         GodsSetup::resolve(values)
     }
-    fn content_toml() -> Option<&'static str> {
-        Some(content::BUILTIN_TOML)
-    }
+    const CONTENT_TOML: Option<&'static str> = Some(content::BUILTIN_TOML);
 
     fn axis_names(setup: &GodsSetup, axis: &str) -> Vec<String> {
         let c = setup.content;

@@ -854,9 +854,7 @@ impl Game for Rift {
     fn resolve_setup(values: &SetupValues) -> Result<RiftSetup, SetupError> {
         RiftSetup::resolve(values)
     }
-    fn content_toml() -> Option<&'static str> {
-        Some(content::BUILTIN_TOML)
-    }
+    const CONTENT_TOML: Option<&'static str> = Some(content::BUILTIN_TOML);
 
     fn axis_names(setup: &RiftSetup, axis: &str) -> Vec<String> {
         let c = setup.content;
