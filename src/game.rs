@@ -246,11 +246,14 @@ pub trait Game: Copy + Send + Sync + PartialEq + fmt::Debug + fmt::Display + 'st
     /// `list axes`); empty otherwise.
     fn axis_names(setup: &Self::Setup, axis: &str) -> Vec<String>;
     /// The text of the game's built-in content file (TOML), whose values are setup axes by
-    /// path (`monster.Demon.normal.hp`; [`crate::content::values`]); `None` for a game
-    /// without a content file. A game with one resolves its content through
+    /// path (`monster.Demon.normal.hp`; [`crate::content::values`]); `None` (the default) for
+    /// a game without a content file. A game with one resolves its content through
     /// [`crate::content::resolve_content`], which applies the value paths of the setup.
+    const CONTENT_TOML: Option<&'static str> = None;
+    /// [`CONTENT_TOML`](Game::CONTENT_TOML).
+    #[inline]
     fn content_toml() -> Option<&'static str> {
-        None
+        Self::CONTENT_TOML
     }
 
     /// Deals, shuffles and places a new game; every draw comes from `rng` (the setup stream).
@@ -269,8 +272,14 @@ pub trait Game: Copy + Send + Sync + PartialEq + fmt::Debug + fmt::Display + 'st
     fn apply(&mut self, action: Self::Action, rng: &mut GameRng) {
         self.apply_traced(action, rng, &mut NoTrace);
     }
-    /// `None` while the game goes on.
-    fn outcome(&self) -> Option<Outcome>;
+    /// The one-byte result the game keeps in its state: `0` while it goes on, `1` won, `2 + k`
+    /// lost by cause `k` (the index in [`LOSS_CAUSES`](Game::LOSS_CAUSES); [`Outcome::code`]).
+    fn result_code(&self) -> u8;
+    /// `None` while the game goes on; the decoded [`result_code`](Game::result_code).
+    #[inline]
+    fn outcome(&self) -> Option<Outcome> {
+        Outcome::from_code(self.result_code())
+    }
     /// The names of the loss causes, indexed by [`Outcome::Lost`] (`snake_case`, used in
     /// report columns `lost_<cause>`).
     const LOSS_CAUSES: &'static [&'static str];

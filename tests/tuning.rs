@@ -603,9 +603,10 @@ impl Game for Flip {
         let draw = below(rng, 1 << 20) as f64 / (1u32 << 20) as f64;
         self.done = Some(draw < self.p);
     }
-    fn outcome(&self) -> Option<Outcome> {
-        self.done
-            .map(|w| if w { Outcome::Won } else { Outcome::Lost(0) })
+    fn result_code(&self) -> u8 {
+        self.done.map_or(0, |w| {
+            if w { Outcome::Won } else { Outcome::Lost(0) }.code()
+        })
     }
     const LOSS_CAUSES: &'static [&'static str] = &["tails"];
     const FEATURE_NAMES: &'static [&'static str] = &[];

@@ -95,13 +95,13 @@ impl Game for Race {
         self.position = (self.position + gain).min(GOAL);
         self.turn += 1;
     }
-    fn outcome(&self) -> Option<Outcome> {
+    fn result_code(&self) -> u8 {
         if self.position >= GOAL {
-            Some(Outcome::Won)
+            Outcome::Won.code()
         } else if self.turn >= TURNS {
-            Some(Outcome::Lost(0))
+            Outcome::Lost(0).code()
         } else {
-            None
+            0
         }
     }
     const LOSS_CAUSES: &'static [&'static str] = &["out_of_time"];

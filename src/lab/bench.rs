@@ -87,8 +87,8 @@ impl<G: Game> Game for Counted<G> {
         self.0.apply_traced(action, rng, trace);
     }
     #[inline]
-    fn outcome(&self) -> Option<Outcome> {
-        self.0.outcome()
+    fn result_code(&self) -> u8 {
+        self.0.result_code()
     }
     const LOSS_CAUSES: &'static [&'static str] = G::LOSS_CAUSES;
     const FEATURE_NAMES: &'static [&'static str] = G::FEATURE_NAMES;

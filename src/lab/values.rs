@@ -207,36 +207,12 @@ fn on_grid(x: f64) -> f64 {
 /// when that is within two grid steps, for a game that rounds to `f32`), inclusive when the
 /// game accepts it. The range is the contiguous run of accepted values that holds `current`.
 pub fn probe_real_range<G: Game>(base: &SetupValues, path: &str, current: f64) -> RealRange {
-    let span = PROBE_SPAN as f64;
     let side = |dir: f64| -> Option<RealBound> {
-        let ok_at = |d: f64| accepts_real::<G>(base, path, current + dir * d);
-        let (mut ok, mut bad) = (0.0f64, None);
-        let mut step = 1.0f64;
-        while step <= span {
-            if ok_at(step) {
-                ok = step;
-                step *= 2.0;
-            } else {
-                bad = Some(step);
-                break;
-            }
-        }
-        let mut bad = match bad {
-            Some(b) => b,
-            None if ok_at(span) => return None,
-            None => span,
-        };
-        while bad - ok > REAL_GRID / 4.0 {
-            let mid = ok + (bad - ok) / 2.0;
-            if mid <= ok || mid >= bad {
-                break;
-            }
-            if ok_at(mid) {
-                ok = mid;
-            } else {
-                bad = mid;
-            }
-        }
+        let ok = last_accepted(
+            REAL_GRID / 4.0,
+            |ok, bad| ok + (bad - ok) / 2.0,
+            |d| accepts_real::<G>(base, path, current + dir * d),
+        )?;
         let mut end = on_grid(current + dir * ok);
         // A game that rounds (to `f32`, say) puts the boundary a grid step past a round end
         // (`4.000001`): the round number within two steps is the end shown.
@@ -258,38 +234,61 @@ pub fn probe_real_range<G: Game>(base: &SetupValues, path: &str, current: f64) -
 /// each way from `current` (up to [`PROBE_SPAN`]), then bisection to the first refused value.
 /// The range is the contiguous run of accepted values that holds `current`.
 pub fn probe_range<G: Game>(base: &SetupValues, path: &str, current: i64) -> IntRange {
+    // Offsets are whole numbers up to PROBE_SPAN, exact as f64; the midpoint rounds down.
     let side = |dir: i64| -> Option<i64> {
-        // last accepted offset, first refused offset
-        let (mut ok, mut bad) = (0i64, None);
-        let mut step = 1i64;
-        while step <= PROBE_SPAN {
-            if accepts::<G>(base, path, current + dir * step) {
-                ok = step;
-                step *= 2;
-            } else {
-                bad = Some(step);
-                break;
-            }
-        }
-        let mut bad = match bad {
-            Some(b) => b,
-            None if accepts::<G>(base, path, current + dir * PROBE_SPAN) => return None,
-            None => PROBE_SPAN,
-        };
-        while bad - ok > 1 {
-            let mid = ok + (bad - ok) / 2;
-            if accepts::<G>(base, path, current + dir * mid) {
-                ok = mid;
-            } else {
-                bad = mid;
-            }
-        }
-        Some(current + dir * ok)
+        let ok = last_accepted(
+            1.0,
+            |ok, bad| ok + ((bad - ok) / 2.0).floor(),
+            |d| accepts::<G>(base, path, current + dir * d as i64),
+        )?;
+        Some(current + dir * ok as i64)
     };
     IntRange {
         lo: side(-1),
         hi: side(1),
     }
+}
+
+/// One side of a probe ([`probe_range`], [`probe_real_range`]): the largest offset `ok_at`
+/// accepts before the first it refuses. Offsets `1, 2, 4, ...` up to [`PROBE_SPAN`] are tried
+/// until one is refused; then `mid(ok, bad)` bisects between the last accepted and the first
+/// refused offset while they are more than `gap` apart (and the midpoint lies strictly between
+/// them). `None` when every doubled offset and [`PROBE_SPAN`] itself are accepted (no end
+/// within the span).
+fn last_accepted(
+    gap: f64,
+    mid: impl Fn(f64, f64) -> f64,
+    ok_at: impl Fn(f64) -> bool,
+) -> Option<f64> {
+    let span = PROBE_SPAN as f64;
+    let (mut ok, mut bad) = (0.0f64, None);
+    let mut step = 1.0f64;
+    while step <= span {
+        if ok_at(step) {
+            ok = step;
+            step *= 2.0;
+        } else {
+            bad = Some(step);
+            break;
+        }
+    }
+    let mut bad = match bad {
+        Some(b) => b,
+        None if ok_at(span) => return None,
+        None => span,
+    };
+    while bad - ok > gap {
+        let m = mid(ok, bad);
+        if m <= ok || m >= bad {
+            break;
+        }
+        if ok_at(m) {
+            ok = m;
+        } else {
+            bad = m;
+        }
+    }
+    Some(ok)
 }
 
 /// Where a numeric tunable's range is probed from.

@@ -19,9 +19,9 @@ use rand::{Rng, SeedableRng};
 
 use crate::game::{Game, GameRng, Outcome, below};
 
-use super::Policy;
 use super::greedy::{GreedyPolicy, Heuristic};
 use super::strategy::{MAX_ITERATIONS, Rollout};
+use super::{LIST_ROOM, Policy};
 
 /// The search parameters of [`MctsPolicy`], as validated from a strategy file.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -734,11 +734,6 @@ impl<G: Game> MctsPolicy<G> {
         }
     }
 }
-
-/// Room reserved in the per-decision action and value lists: more than the widest legal-action
-/// list of any registered game (Beyond's attack plans with aiding heroes run past 64), so a
-/// rollout that meets a new widest state after warm-up does not allocate (tests/alloc.rs).
-const LIST_ROOM: usize = 512;
 
 #[inline]
 fn terminal_value(outcome: Outcome) -> f64 {

@@ -30,6 +30,13 @@ mod strategy;
 
 use crate::game::{Game, GameRng};
 
+/// Room the policies reserve in their per-decision action and value lists (greedy's follow-ups
+/// and ties, MCTS's legal, tried, eligible, values and order lists): more than the widest
+/// legal-action list of any registered game (Beyond's attack plans with aiding heroes run past
+/// 64), so a rollout that meets a new widest state after warm-up does not allocate
+/// (tests/alloc.rs).
+pub(crate) const LIST_ROOM: usize = 512;
+
 pub use greedy::{GreedyPolicy, WIN_BONUS};
 pub use mcts::{MctsConfig, MctsPolicy, cutoff_value};
 pub use random::RandomPolicy;

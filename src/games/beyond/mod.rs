@@ -33,8 +33,8 @@ use content::{CardKind, Content, NO_CARD};
 use state::{Cursor, DefendCtx, EnemyState, HeroState, MAX_COMMIT, Pending, Persist, Phase, Tally};
 
 use crate::game::{
-    Axis, AxisKind, AxisValue, Game, GameRng, Outcome, PlanStep, PositionError, SetupError,
-    SetupValues, Tracer, below,
+    Axis, AxisKind, AxisValue, Game, GameRng, PlanStep, PositionError, SetupError, SetupValues,
+    Tracer, below,
 };
 
 /// Loss causes, indexed by [`rules::cause`].
@@ -302,43 +302,6 @@ impl Beyond {
         }
     }
 
-    /// Sets up a new game (Setup): heroes (random ones drawn from `rng`), the campaign's item
-    /// deck, then the scenario.
-    pub fn setup(s: &BeyondSetup, rng: &mut GameRng) -> Beyond {
-        let c = s.content;
-        let mut b = Beyond::empty(c);
-        b.n_heroes = s.heroes.len() as u8;
-        b.draw_full = s.draw_full;
-        b.scenario = s.scenario;
-        let mut picks: [Option<u8>; 4] = [None; 4];
-        let n = s.heroes.len().min(4);
-        picks[..n].copy_from_slice(&s.heroes[..n]);
-        let picks = &mut picks[..n];
-        for i in 0..picks.len() {
-            if picks[i].is_none() {
-                loop {
-                    let h = below(rng, c.heroes.len() as u32) as u8;
-                    if !picks.contains(&Some(h)) {
-                        picks[i] = Some(h);
-                        break;
-                    }
-                }
-            }
-        }
-        for (i, p) in picks.iter().enumerate() {
-            b.heroes[i].hero = p.unwrap_or(i as u8);
-        }
-        if let Some(camp) = s.campaign {
-            b.campaign = camp;
-            for &it in &c.campaigns[camp as usize].items {
-                b.item_deck.push(it);
-            }
-            b.item_deck.shuffle(rng);
-        }
-        b.begin_scenario(rng, &mut crate::game::NoTrace);
-        b
-    }
-
     /// Re-shuffles every card the players cannot see (Game::determinize): the order of the
     /// Enemy, Terrain, Wound, Fatigue, Response and item decks and of each Hero Deck below its
     /// known top cards. Hands, discard piles, cards in play, deck sizes and the known top cards
@@ -366,52 +329,6 @@ impl Beyond {
             response_deck,
             item_deck
         );
-    }
-
-    /// Feature values (names in [`FEATURES`]).
-    pub fn feature_values(&self, out: &mut [f64]) {
-        let n = self.n_heroes as usize;
-        let mut enemies = 0.0;
-        let mut health = 0.0;
-        let mut engaged = 0.0;
-        for (i, e) in self.enemies.iter().enumerate() {
-            if e.alive() {
-                enemies += 1.0;
-                health += self.enemy_stats(i).health.max(0) as f64;
-                if e.area != state::QUEST {
-                    engaged += 1.0;
-                }
-            }
-        }
-        let mut wf = 0.0;
-        let mut cards = 0.0;
-        let mut min_cards = f64::MAX;
-        let mut points = 0.0;
-        for h in 0..n {
-            let hs = &self.heroes[h];
-            let good = hs
-                .hand
-                .as_slice()
-                .iter()
-                .filter(|&&c| self.content.cards[c as usize].kind == CardKind::Hero)
-                .count() as f64;
-            wf += hs.hand.len() as f64 - good;
-            cards += good;
-            min_cards = min_cards.min(good);
-            points += hs.points as f64;
-        }
-        out[0] = enemies;
-        out[1] = health;
-        out[2] = engaged;
-        out[3] = wf;
-        out[4] = cards;
-        out[5] = min_cards.min(8.0);
-        out[6] = points;
-        out[7] = self.threat as f64;
-        out[8] = (self.terrain.len() + self.terrain_deck.len()) as f64;
-        out[9] = self.enemy_deck.len() as f64;
-        out[10] = self.wound_deck.len() as f64 + self.wound_discard.len() as f64;
-        out[11] = self.tally.won as f64;
     }
 }
 
@@ -471,9 +388,7 @@ impl Game for Beyond {
     fn resolve_setup(values: &SetupValues) -> Result<BeyondSetup, SetupError> {
         BeyondSetup::resolve(values)
     }
-    fn content_toml() -> Option<&'static str> {
-        Some(content::BUILTIN_TOML)
-    }
+    const CONTENT_TOML: Option<&'static str> = Some(content::BUILTIN_TOML);
 
     fn axis_names(setup: &BeyondSetup, axis: &str) -> Vec<String> {
         let c = setup.content;
@@ -492,8 +407,41 @@ impl Game for Beyond {
             _ => Vec::new(),
         }
     }
-    fn new_game(setup: &BeyondSetup, rng: &mut GameRng) -> Self {
-        Beyond::setup(setup, rng)
+    /// Sets up a new game (Setup): heroes (random ones drawn from `rng`), the campaign's item
+    /// deck, then the scenario.
+    fn new_game(s: &BeyondSetup, rng: &mut GameRng) -> Self {
+        let c = s.content;
+        let mut b = Beyond::empty(c);
+        b.n_heroes = s.heroes.len() as u8;
+        b.draw_full = s.draw_full;
+        b.scenario = s.scenario;
+        let mut picks: [Option<u8>; 4] = [None; 4];
+        let n = s.heroes.len().min(4);
+        picks[..n].copy_from_slice(&s.heroes[..n]);
+        let picks = &mut picks[..n];
+        for i in 0..picks.len() {
+            if picks[i].is_none() {
+                loop {
+                    let h = below(rng, c.heroes.len() as u32) as u8;
+                    if !picks.contains(&Some(h)) {
+                        picks[i] = Some(h);
+                        break;
+                    }
+                }
+            }
+        }
+        for (i, p) in picks.iter().enumerate() {
+            b.heroes[i].hero = p.unwrap_or(i as u8);
+        }
+        if let Some(camp) = s.campaign {
+            b.campaign = camp;
+            for &it in &c.campaigns[camp as usize].items {
+                b.item_deck.push(it);
+            }
+            b.item_deck.shuffle(rng);
+        }
+        b.begin_scenario(rng, &mut crate::game::NoTrace);
+        b
     }
     #[inline]
     fn legal_actions(&self, out: &mut Vec<BeyondAction>) {
@@ -505,13 +453,55 @@ impl Game for Beyond {
         self.after_action(rng, trace);
     }
     #[inline]
-    fn outcome(&self) -> Option<Outcome> {
-        Outcome::from_code(self.result)
+    fn result_code(&self) -> u8 {
+        self.result
     }
     const LOSS_CAUSES: &'static [&'static str] = &LOSS_CAUSES;
     const FEATURE_NAMES: &'static [&'static str] = &FEATURES;
+    /// Feature values (names in [`FEATURES`]).
     fn features(&self, out: &mut [f64]) {
-        self.feature_values(out);
+        let n = self.n_heroes as usize;
+        let mut enemies = 0.0;
+        let mut health = 0.0;
+        let mut engaged = 0.0;
+        for (i, e) in self.enemies.iter().enumerate() {
+            if e.alive() {
+                enemies += 1.0;
+                health += self.enemy_stats(i).health.max(0) as f64;
+                if e.area != state::QUEST {
+                    engaged += 1.0;
+                }
+            }
+        }
+        let mut wf = 0.0;
+        let mut cards = 0.0;
+        let mut min_cards = f64::MAX;
+        let mut points = 0.0;
+        for h in 0..n {
+            let hs = &self.heroes[h];
+            let good = hs
+                .hand
+                .as_slice()
+                .iter()
+                .filter(|&&c| self.content.cards[c as usize].kind == CardKind::Hero)
+                .count() as f64;
+            wf += hs.hand.len() as f64 - good;
+            cards += good;
+            min_cards = min_cards.min(good);
+            points += hs.points as f64;
+        }
+        out[0] = enemies;
+        out[1] = health;
+        out[2] = engaged;
+        out[3] = wf;
+        out[4] = cards;
+        out[5] = min_cards.min(8.0);
+        out[6] = points;
+        out[7] = self.threat as f64;
+        out[8] = (self.terrain.len() + self.terrain_deck.len()) as f64;
+        out[9] = self.enemy_deck.len() as f64;
+        out[10] = self.wound_deck.len() as f64 + self.wound_discard.len() as f64;
+        out[11] = self.tally.won as f64;
     }
     const METRIC_NAMES: &'static [&'static str] = &METRICS;
     fn metrics(&self, out: &mut [i64]) {

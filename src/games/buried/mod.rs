@@ -25,8 +25,8 @@ use content::Content;
 use state::{GONE, NLOC, bit};
 
 use crate::game::{
-    Axis, AxisKind, AxisValue, Game, GameRng, NoTrace, Outcome, PlanStep, PositionError,
-    SetupError, SetupValues, Tracer, below,
+    Axis, AxisKind, AxisValue, Game, GameRng, NoTrace, PlanStep, PositionError, SetupError,
+    SetupValues, Tracer, below,
 };
 
 /// Loss causes, indexed by [`state::cause`] (`turn_limit` is the lab's guard, not a rule).
@@ -197,71 +197,6 @@ impl BuriedSetup {
 }
 
 impl Buried {
-    /// Sets up a new game (Setup; Wave Setup for wave 1) and runs the first enemies' turn;
-    /// every draw comes from `rng`.
-    pub fn setup(s: &BuriedSetup, rng: &mut GameRng) -> Buried {
-        let c = s.content;
-        let mut b = position::blank_unbuilt(c);
-        // The village map: the 8 cards shuffled around the Village Center, random sides, then
-        // the two Hidden Tunnels cards moved opposite each other.
-        let mut cards: [u8; 8] = [0, 1, 2, 3, 4, 5, 6, 7];
-        for i in (1..8).rev() {
-            let j = below(rng, i as u32 + 1) as usize;
-            cards.swap(i, j);
-        }
-        let mut k = 0;
-        for p in 0..9 {
-            if p != 4 {
-                b.grid[p] = cards[k];
-                k += 1;
-            }
-        }
-        b.flipped = (below(rng, 1 << 9)) as u16;
-        let mut tun = [usize::MAX; 2];
-        for p in (0..9).filter(|&p| p != 4 && c.villages[b.grid[p] as usize].tunnels) {
-            let k = usize::from(tun[0] != usize::MAX);
-            tun[k.min(1)] = p;
-        }
-        if tun[1] != usize::MAX && tun[1] != 8 - tun[0] {
-            let (p2, target) = (tun[1], 8 - tun[0]);
-            b.grid.swap(p2, target);
-            let (f2, ft) = (b.flipped >> p2 & 1, b.flipped >> target & 1);
-            b.flipped = b.flipped & !(1 << p2) & !(1 << target) | ft << p2 | f2 << target;
-        }
-        b.build_map();
-        b.hero = s
-            .hero
-            .unwrap_or_else(|| below(rng, (c.heroes.len() * 2) as u32) as u8);
-        b.stats = b.hero_card().stats;
-        b.boss = s
-            .boss
-            .unwrap_or_else(|| below(rng, c.bosses.len() as u32) as u8);
-        b.boss_stats = c.bosses[b.boss as usize].stats;
-        // The camp cards: 4 of the 6 (CONTENT.md), shuffled into draw order.
-        let mut four = match s.camps {
-            Some(v) => v,
-            None => {
-                let mut all: [u8; 6] = [0, 1, 2, 3, 4, 5];
-                for i in (1..6).rev() {
-                    let j = below(rng, i as u32 + 1) as usize;
-                    all.swap(i, j);
-                }
-                [all[0], all[1], all[2], all[3]]
-            }
-        };
-        for i in (1..4).rev() {
-            let j = below(rng, i as u32 + 1) as usize;
-            four.swap(i, j);
-        }
-        b.draw = four;
-        b.first_side = [below(rng, 2) as u8, below(rng, 2) as u8];
-        b.retries = s.wave_retries;
-        b.turn = 0;
-        b.setup_wave(rng, false);
-        b.start_enemy_turn(rng, &mut NoTrace);
-        b
-    }
-
     /// The state after ending the player's turn now and the enemies' turn that follows, with
     /// every enemy-turn decision taken by its first option (the heuristic's look-ahead, so a
     /// state shows what the monsters will do to villagers, the hero and the Village Center).
@@ -294,14 +229,6 @@ impl Buried {
             p.play(a, &mut rng, &mut NoTrace);
         }
         p
-    }
-
-    /// Heuristic features (names in [`FEATURES`]): `engage` of this state, every other one of
-    /// the [`Buried::preview`] state.
-    pub fn feature_values(&self, out: &mut [f64]) {
-        let p = self.preview();
-        p.raw_features(out);
-        out[14] = self.engage() as f64;
     }
 
     /// Enemies the hero can still strike this turn (feature `engage`): those within its attack
@@ -444,9 +371,7 @@ impl Game for Buried {
     fn resolve_setup(values: &SetupValues) -> Result<BuriedSetup, SetupError> {
         BuriedSetup::resolve(values)
     }
-    fn content_toml() -> Option<&'static str> {
-        Some(content::BUILTIN_TOML)
-    }
+    const CONTENT_TOML: Option<&'static str> = Some(content::BUILTIN_TOML);
 
     fn axis_names(setup: &BuriedSetup, axis: &str) -> Vec<String> {
         let c = setup.content;
@@ -459,8 +384,69 @@ impl Game for Buried {
         v.insert(0, "random".into());
         v
     }
-    fn new_game(setup: &BuriedSetup, rng: &mut GameRng) -> Self {
-        Buried::setup(setup, rng)
+    /// Sets up a new game (Setup; Wave Setup for wave 1) and runs the first enemies' turn;
+    /// every draw comes from `rng`.
+    fn new_game(s: &BuriedSetup, rng: &mut GameRng) -> Self {
+        let c = s.content;
+        let mut b = position::blank_unbuilt(c);
+        // The village map: the 8 cards shuffled around the Village Center, random sides, then
+        // the two Hidden Tunnels cards moved opposite each other.
+        let mut cards: [u8; 8] = [0, 1, 2, 3, 4, 5, 6, 7];
+        for i in (1..8).rev() {
+            let j = below(rng, i as u32 + 1) as usize;
+            cards.swap(i, j);
+        }
+        let mut k = 0;
+        for p in 0..9 {
+            if p != 4 {
+                b.grid[p] = cards[k];
+                k += 1;
+            }
+        }
+        b.flipped = (below(rng, 1 << 9)) as u16;
+        let mut tun = [usize::MAX; 2];
+        for p in (0..9).filter(|&p| p != 4 && c.villages[b.grid[p] as usize].tunnels) {
+            let k = usize::from(tun[0] != usize::MAX);
+            tun[k.min(1)] = p;
+        }
+        if tun[1] != usize::MAX && tun[1] != 8 - tun[0] {
+            let (p2, target) = (tun[1], 8 - tun[0]);
+            b.grid.swap(p2, target);
+            let (f2, ft) = (b.flipped >> p2 & 1, b.flipped >> target & 1);
+            b.flipped = b.flipped & !(1 << p2) & !(1 << target) | ft << p2 | f2 << target;
+        }
+        b.build_map();
+        b.hero = s
+            .hero
+            .unwrap_or_else(|| below(rng, (c.heroes.len() * 2) as u32) as u8);
+        b.stats = b.hero_card().stats;
+        b.boss = s
+            .boss
+            .unwrap_or_else(|| below(rng, c.bosses.len() as u32) as u8);
+        b.boss_stats = c.bosses[b.boss as usize].stats;
+        // The camp cards: 4 of the 6 (CONTENT.md), shuffled into draw order.
+        let mut four = match s.camps {
+            Some(v) => v,
+            None => {
+                let mut all: [u8; 6] = [0, 1, 2, 3, 4, 5];
+                for i in (1..6).rev() {
+                    let j = below(rng, i as u32 + 1) as usize;
+                    all.swap(i, j);
+                }
+                [all[0], all[1], all[2], all[3]]
+            }
+        };
+        for i in (1..4).rev() {
+            let j = below(rng, i as u32 + 1) as usize;
+            four.swap(i, j);
+        }
+        b.draw = four;
+        b.first_side = [below(rng, 2) as u8, below(rng, 2) as u8];
+        b.retries = s.wave_retries;
+        b.turn = 0;
+        b.setup_wave(rng, false);
+        b.start_enemy_turn(rng, &mut NoTrace);
+        b
     }
     #[inline]
     fn legal_actions(&self, out: &mut Vec<BuriedAction>) {
@@ -471,13 +457,17 @@ impl Game for Buried {
         self.play(action, rng, trace);
     }
     #[inline]
-    fn outcome(&self) -> Option<Outcome> {
-        Outcome::from_code(self.result)
+    fn result_code(&self) -> u8 {
+        self.result
     }
     const LOSS_CAUSES: &'static [&'static str] = &LOSS_CAUSES;
     const FEATURE_NAMES: &'static [&'static str] = &FEATURES;
+    /// Heuristic features (names in [`FEATURES`]): `engage` of this state, every other one of
+    /// the [`Buried::preview`] state.
     fn features(&self, out: &mut [f64]) {
-        self.feature_values(out);
+        let p = self.preview();
+        p.raw_features(out);
+        out[14] = self.engage() as f64;
     }
     const METRIC_NAMES: &'static [&'static str] = &METRICS;
     fn metrics(&self, out: &mut [i64]) {

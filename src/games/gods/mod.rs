@@ -26,8 +26,8 @@ use content::{ABILITIES, Content, Win};
 use state::{FState, Fateling, Pending, Phase, Tally};
 
 use crate::game::{
-    Axis, AxisKind, AxisValue, Game, GameRng, NoTrace, Outcome, PlanStep, PositionError,
-    SetupError, SetupValues, Tracer, below,
+    Axis, AxisKind, AxisValue, Game, GameRng, NoTrace, PlanStep, PositionError, SetupError,
+    SetupValues, Tracer, below,
 };
 
 /// Loss causes, indexed by `result - 2`: the Scoundrel drew her tenth wound card, or an
@@ -226,32 +226,6 @@ pub fn default_allocation(scores: [i8; 4]) -> String {
 }
 
 impl Gods {
-    /// Sets up a new game: places the fatelings, shuffles the asset deck and the wound deck,
-    /// draws the starting hand, and plays round 1's fate rush phase; every draw and die comes
-    /// from `rng` (the setup stream).
-    pub fn setup(s: &GodsSetup, rng: &mut GameRng) -> Gods {
-        let c = s.content;
-        let e = &c.encounters[s.encounter as usize];
-        let mut g = Gods::blank(c, s.encounter);
-        g.abilities = s.abilities;
-        g.natural = s.natural;
-        g.shoot_in_combat = s.shoot_in_combat;
-        g.deck = c.decks[s.deck as usize].cards;
-        g.deck_len = content::ASSET_DECK as u8;
-        g.shuffle_deck(rng);
-        let n = c.wounds.len();
-        for i in (1..n).rev() {
-            let j = below(rng, i as u32 + 1) as usize;
-            g.wound_deck.swap(i, j);
-        }
-        for _ in 0..c.scoundrel.starting_hand {
-            g.draw_asset(rng);
-        }
-        let _ = e;
-        g.begin_round(rng, &mut NoTrace);
-        g
-    }
-
     /// A state at the start of encounter `encounter` before any draw: models at their starting
     /// points, reserves off the table, the decks in content order, round 0.
     pub fn blank(c: &'static Content, encounter: u8) -> Gods {
@@ -307,50 +281,9 @@ impl Gods {
             tally: Tally::default(),
         }
     }
-
-    /// Features (names in [`FEATURES`]).
-    pub fn feature_values(&self, out: &mut [f64]) {
-        let fate = &self.content.fate;
-        out[0] = fate.wounds_to_perish.saturating_sub(self.wounds_drawn) as f64;
-        out[1] = self.face_up_count() as f64;
-        out[2] = self.actives().count() as f64;
-        let left = |f: usize| (self.kind(f).wounds.saturating_sub(self.fatelings[f].wounds)) as f64;
-        out[3] = self.actives().map(left).sum();
-        out[4] = match self.enc().win {
-            Win::Slay(f) if self.active(f as usize) => left(f as usize),
-            Win::SlayAll => out[3],
-            _ => 0.0,
-        };
-        out[5] = match self.enc().win {
-            Win::Reach(k) => {
-                let o = &self.enc().objectives[k as usize];
-                (self.scoundrel().dist(o.at) - o.radius - self.content.scoundrel.radius).max(0.0)
-                    as f64
-            }
-            _ => 0.0,
-        };
-        let mut threats = 0;
-        let mut seen = 0;
-        for f in self.actives() {
-            match self.reaction(f) {
-                ai::Reaction::Attack | ai::Reaction::Shoot => {
-                    threats += 1;
-                    seen += 1;
-                }
-                ai::Reaction::Sight => seen += 1,
-                _ => {}
-            }
-        }
-        out[6] = threats as f64;
-        out[7] = seen as f64;
-        out[8] = self.hand_size() as f64;
-        out[9] = self.enc().round_limit.saturating_sub(self.round) as f64;
-        out[10] = (self.result == 1) as u8 as f64;
-        out[11] = (self.result >= 2) as u8 as f64;
-    }
 }
 
-/// Feature names (see [`Gods::feature_values`]): `wounds_left` (wound cards she can still draw
+/// Feature names (see [`Game::features`]): `wounds_left` (wound cards she can still draw
 /// and live), `face_up` wounds, `fatelings` on the table, `foe_wounds_left` (their wounds to
 /// go, summed), `target_wounds_left` (those of the encounter's target: the named fateling, or
 /// all for slay_all), `objective_distance` (inches to the objective to reach), `threats`
@@ -405,9 +338,7 @@ impl Game for Gods {
     fn resolve_setup(values: &SetupValues) -> Result<GodsSetup, SetupError> {
         GodsSetup::resolve(values)
     }
-    fn content_toml() -> Option<&'static str> {
-        Some(content::BUILTIN_TOML)
-    }
+    const CONTENT_TOML: Option<&'static str> = Some(content::BUILTIN_TOML);
 
     fn axis_names(setup: &GodsSetup, axis: &str) -> Vec<String> {
         let c = setup.content;
@@ -417,8 +348,30 @@ impl Game for Gods {
             _ => Vec::new(),
         }
     }
-    fn new_game(setup: &GodsSetup, rng: &mut GameRng) -> Self {
-        Gods::setup(setup, rng)
+    /// Sets up a new game: places the fatelings, shuffles the asset deck and the wound deck,
+    /// draws the starting hand, and plays round 1's fate rush phase; every draw and die comes
+    /// from `rng` (the setup stream).
+    fn new_game(s: &GodsSetup, rng: &mut GameRng) -> Self {
+        let c = s.content;
+        let e = &c.encounters[s.encounter as usize];
+        let mut g = Gods::blank(c, s.encounter);
+        g.abilities = s.abilities;
+        g.natural = s.natural;
+        g.shoot_in_combat = s.shoot_in_combat;
+        g.deck = c.decks[s.deck as usize].cards;
+        g.deck_len = content::ASSET_DECK as u8;
+        g.shuffle_deck(rng);
+        let n = c.wounds.len();
+        for i in (1..n).rev() {
+            let j = below(rng, i as u32 + 1) as usize;
+            g.wound_deck.swap(i, j);
+        }
+        for _ in 0..c.scoundrel.starting_hand {
+            g.draw_asset(rng);
+        }
+        let _ = e;
+        g.begin_round(rng, &mut NoTrace);
+        g
     }
     #[inline]
     fn legal_actions(&self, out: &mut Vec<GodsAction>) {
@@ -429,13 +382,50 @@ impl Game for Gods {
         self.play(action, rng, trace);
     }
     #[inline]
-    fn outcome(&self) -> Option<Outcome> {
-        Outcome::from_code(self.result)
+    fn result_code(&self) -> u8 {
+        self.result
     }
     const LOSS_CAUSES: &'static [&'static str] = &LOSS_CAUSES;
     const FEATURE_NAMES: &'static [&'static str] = &FEATURES;
+    /// Features (names in [`FEATURES`]).
     fn features(&self, out: &mut [f64]) {
-        self.feature_values(out);
+        let fate = &self.content.fate;
+        out[0] = fate.wounds_to_perish.saturating_sub(self.wounds_drawn) as f64;
+        out[1] = self.face_up_count() as f64;
+        out[2] = self.actives().count() as f64;
+        let left = |f: usize| (self.kind(f).wounds.saturating_sub(self.fatelings[f].wounds)) as f64;
+        out[3] = self.actives().map(left).sum();
+        out[4] = match self.enc().win {
+            Win::Slay(f) if self.active(f as usize) => left(f as usize),
+            Win::SlayAll => out[3],
+            _ => 0.0,
+        };
+        out[5] = match self.enc().win {
+            Win::Reach(k) => {
+                let o = &self.enc().objectives[k as usize];
+                (self.scoundrel().dist(o.at) - o.radius - self.content.scoundrel.radius).max(0.0)
+                    as f64
+            }
+            _ => 0.0,
+        };
+        let mut threats = 0;
+        let mut seen = 0;
+        for f in self.actives() {
+            match self.reaction(f) {
+                ai::Reaction::Attack | ai::Reaction::Shoot => {
+                    threats += 1;
+                    seen += 1;
+                }
+                ai::Reaction::Sight => seen += 1,
+                _ => {}
+            }
+        }
+        out[6] = threats as f64;
+        out[7] = seen as f64;
+        out[8] = self.hand_size() as f64;
+        out[9] = self.enc().round_limit.saturating_sub(self.round) as f64;
+        out[10] = (self.result == 1) as u8 as f64;
+        out[11] = (self.result >= 2) as u8 as f64;
     }
     const METRIC_NAMES: &'static [&'static str] = &METRICS;
     fn metrics(&self, out: &mut [i64]) {

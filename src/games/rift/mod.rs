@@ -30,8 +30,7 @@ use state::{Campaign, Mech, Monster, Phase, Tally, side_tile, st};
 use crate::setup::{AxisReader, pick_name};
 
 use crate::game::{
-    Axis, AxisKind, Game, GameRng, Outcome, PlanStep, PositionError, SetupError, SetupValues,
-    Tracer, below,
+    Axis, AxisKind, Game, GameRng, PlanStep, PositionError, SetupError, SetupValues, Tracer, below,
 };
 
 /// Loss causes, indexed by [`state::cause`].
@@ -462,122 +461,6 @@ fn fill_picks(picks: &mut [Pick], len: u8, rng: &mut GameRng) {
 }
 
 impl Rift {
-    /// Sets up a new game or campaign (Setup; Campaign): mechs and pilots, then the first game
-    /// ([`Rift::begin_game`]); every draw comes from `rng` (the setup stream).
-    pub fn setup(s: &RiftSetup, rng: &mut GameRng) -> Rift {
-        let c = s.content;
-        let mut mechs = s.mechs;
-        fill_picks(&mut mechs, c.mechs.len() as u8, rng);
-        let mut pilots: [Pick; 2] = [None; 2];
-        for i in 0..2 {
-            pilots[i] = match s.pilots[i] {
-                Some(OWN_PILOT) => c
-                    .pilots
-                    .iter()
-                    .position(|p| Some(p.mech) == mechs[i])
-                    .map(|p| p as u8),
-                other => other,
-            };
-        }
-        if pilots[1].is_some() && pilots[1] == pilots[0] {
-            pilots[1] = None; // B's own pilot already flies mech A: draw another
-        }
-        fill_picks(&mut pilots, c.pilots.len() as u8, rng);
-        let fixed = |p: Pick| p.unwrap_or(u8::MAX);
-        let opt = |p: Option<u8>| p.unwrap_or(u8::MAX);
-        let mut r = Rift {
-            content: c,
-            buildings: 0,
-            mountains: 0,
-            water: 0,
-            forest: 0,
-            desert: 0,
-            acid_tiles: 0,
-            rock: 0,
-            smoke: 0,
-            fire: 0,
-            acid: 0,
-            frozen_b: 0,
-            shield_b: 0,
-            spawn: [NO_TILE; 8],
-            mechs: [Mech {
-                tile: NO_TILE,
-                hp: 0,
-                max_hp: 0,
-                status: 0,
-                card: 0,
-                pilot: 0,
-                mech_level: 0,
-                pilot_level: 0,
-                moved: false,
-                done: false,
-            }; 2],
-            monsters: [Monster::SUPPLY; 4],
-            monster_cards: [0, 1, 2],
-            maps: [0, 1],
-            objectives: [u8::MAX; 2],
-            yellow: [false; 2],
-            finale: 0,
-            campaign_die: 6,
-            die: 1,
-            die_card: 0,
-            compass: 0,
-            seek: 1,
-            ruins: s.ruins,
-            alpha_limit: 0,
-            extra_turn: s.extra_turn,
-            turn: 0,
-            phase: Phase::Deploy,
-            turret_used: false,
-            result: 0,
-            decisions: 0,
-            cont: state::Step::Actions,
-            cont_done: 0,
-            choice: false,
-            keep: 0,
-            tally: Tally::default(),
-            campaign: Campaign {
-                on: s.campaign,
-                game: s.game,
-                ruins_cap: s.ruins,
-                both_moons: s.both_moons,
-                rules: s.switches.rules,
-                moon: s.switches.moon,
-                objectives: s.objectives,
-                fixed_maps: [fixed(s.maps[0]), fixed(s.maps[1])],
-                fixed_monsters: [
-                    fixed(s.monsters[0]),
-                    fixed(s.monsters[1]),
-                    fixed(s.monsters[2]),
-                ],
-                overrides: [
-                    opt(s.starting_monsters),
-                    opt(s.alphas),
-                    opt(s.finale.map(u8::from)),
-                ],
-                pending: [0; 2],
-                games_won: 0,
-                objectives_met: 0,
-                upgrades: 0,
-                kills: 0,
-                alpha_kills: 0,
-                ruined: 0,
-                mech_deaths: 0,
-                blocked: 0,
-                turns: 0,
-            },
-        };
-        for i in 0..2 {
-            let m = &mut r.mechs[i];
-            m.card = mechs[i].unwrap_or(i as u8);
-            m.pilot = pilots[i].unwrap_or(i as u8);
-            m.mech_level = s.upgrades[2 * i];
-            m.pilot_level = s.upgrades[2 * i + 1];
-        }
-        r.begin_game(rng);
-        r
-    }
-
     /// Empties the board: no terrain, tokens, spawn tiles, monsters, objectives or finale (the
     /// start of a new game, and of a hand-written position).
     pub fn clear_board(&mut self) {
@@ -905,54 +788,9 @@ impl Rift {
             Goal::FewRuins(n) => self.ruined() <= n,
         }
     }
-
-    /// Features after previewing the pending Upkeep and Monsters attack (so a state during Player
-    /// actions shows what the aimed attacks will do). Names in [`FEATURES`].
-    pub fn feature_values(&self, out: &mut [f64]) {
-        let mut p = *self;
-        if p.phase == Phase::Actions && !p.over() {
-            p.upkeep(&mut crate::game::NoTrace);
-            if !p.over() {
-                p.monsters_attack(&mut crate::game::NoTrace);
-            }
-        }
-        let alive = p.mechs.iter().filter(|m| m.alive()).count();
-        out[0] = p.buildings.count_ones() as f64;
-        out[1] = p.ruins as f64;
-        out[2] = p
-            .mechs
-            .iter()
-            .filter(|m| m.alive())
-            .map(|m| m.hp as f64)
-            .sum();
-        out[3] = alive as f64;
-        out[4] = p.monsters.iter().filter(|m| m.on_map()).count() as f64;
-        out[5] = p
-            .monsters
-            .iter()
-            .filter(|m| m.on_map())
-            .map(|m| m.hp as f64)
-            .sum();
-        let units = p.units();
-        out[6] = p
-            .monsters
-            .iter()
-            .filter(|m| m.at == state::Where::Detected && units & bit(m.tile) == 0)
-            .count() as f64;
-        out[7] = p.campaign_die as f64;
-        out[8] = if p.result >= 2 { 1.0 } else { 0.0 };
-        let mut threat = 0u32;
-        for m in &p.monsters {
-            if m.on_map() {
-                threat += 1 + u32::from(m.alpha);
-            }
-        }
-        out[9] = threat as f64;
-        let _ = tiles(0);
-    }
 }
 
-/// Feature names (see [`Rift::feature_values`]): `buildings` intact, `ruins_left` in the supply,
+/// Feature names (see [`Game::features`]): `buildings` intact, `ruins_left` in the supply,
 /// `mech_hp` summed, `mechs_alive`, `monsters` on the map, `monster_hp` summed, `detections`
 /// pending whose spawn tile is free (a unit on the tile will block the spawn), `turns_left`
 /// (the campaign die), `doomed` (1 if the preview loses the game),
@@ -1016,9 +854,7 @@ impl Game for Rift {
     fn resolve_setup(values: &SetupValues) -> Result<RiftSetup, SetupError> {
         RiftSetup::resolve(values)
     }
-    fn content_toml() -> Option<&'static str> {
-        Some(content::BUILTIN_TOML)
-    }
+    const CONTENT_TOML: Option<&'static str> = Some(content::BUILTIN_TOML);
 
     fn axis_names(setup: &RiftSetup, axis: &str) -> Vec<String> {
         let c = setup.content;
@@ -1052,8 +888,120 @@ impl Game for Rift {
         }
         v
     }
-    fn new_game(setup: &RiftSetup, rng: &mut GameRng) -> Self {
-        Rift::setup(setup, rng)
+    /// Sets up a new game or campaign (Setup; Campaign): mechs and pilots, then the first game
+    /// ([`Rift::begin_game`]); every draw comes from `rng` (the setup stream).
+    fn new_game(s: &RiftSetup, rng: &mut GameRng) -> Self {
+        let c = s.content;
+        let mut mechs = s.mechs;
+        fill_picks(&mut mechs, c.mechs.len() as u8, rng);
+        let mut pilots: [Pick; 2] = [None; 2];
+        for i in 0..2 {
+            pilots[i] = match s.pilots[i] {
+                Some(OWN_PILOT) => c
+                    .pilots
+                    .iter()
+                    .position(|p| Some(p.mech) == mechs[i])
+                    .map(|p| p as u8),
+                other => other,
+            };
+        }
+        if pilots[1].is_some() && pilots[1] == pilots[0] {
+            pilots[1] = None; // B's own pilot already flies mech A: draw another
+        }
+        fill_picks(&mut pilots, c.pilots.len() as u8, rng);
+        let fixed = |p: Pick| p.unwrap_or(u8::MAX);
+        let opt = |p: Option<u8>| p.unwrap_or(u8::MAX);
+        let mut r = Rift {
+            content: c,
+            buildings: 0,
+            mountains: 0,
+            water: 0,
+            forest: 0,
+            desert: 0,
+            acid_tiles: 0,
+            rock: 0,
+            smoke: 0,
+            fire: 0,
+            acid: 0,
+            frozen_b: 0,
+            shield_b: 0,
+            spawn: [NO_TILE; 8],
+            mechs: [Mech {
+                tile: NO_TILE,
+                hp: 0,
+                max_hp: 0,
+                status: 0,
+                card: 0,
+                pilot: 0,
+                mech_level: 0,
+                pilot_level: 0,
+                moved: false,
+                done: false,
+            }; 2],
+            monsters: [Monster::SUPPLY; 4],
+            monster_cards: [0, 1, 2],
+            maps: [0, 1],
+            objectives: [u8::MAX; 2],
+            yellow: [false; 2],
+            finale: 0,
+            campaign_die: 6,
+            die: 1,
+            die_card: 0,
+            compass: 0,
+            seek: 1,
+            ruins: s.ruins,
+            alpha_limit: 0,
+            extra_turn: s.extra_turn,
+            turn: 0,
+            phase: Phase::Deploy,
+            turret_used: false,
+            result: 0,
+            decisions: 0,
+            cont: state::Step::Actions,
+            cont_done: 0,
+            choice: false,
+            keep: 0,
+            tally: Tally::default(),
+            campaign: Campaign {
+                on: s.campaign,
+                game: s.game,
+                ruins_cap: s.ruins,
+                both_moons: s.both_moons,
+                rules: s.switches.rules,
+                moon: s.switches.moon,
+                objectives: s.objectives,
+                fixed_maps: [fixed(s.maps[0]), fixed(s.maps[1])],
+                fixed_monsters: [
+                    fixed(s.monsters[0]),
+                    fixed(s.monsters[1]),
+                    fixed(s.monsters[2]),
+                ],
+                overrides: [
+                    opt(s.starting_monsters),
+                    opt(s.alphas),
+                    opt(s.finale.map(u8::from)),
+                ],
+                pending: [0; 2],
+                games_won: 0,
+                objectives_met: 0,
+                upgrades: 0,
+                kills: 0,
+                alpha_kills: 0,
+                ruined: 0,
+                mech_deaths: 0,
+                blocked: 0,
+                turns: 0,
+            },
+        };
+        for i in 0..2 {
+            let m = &mut r.mechs[i];
+            m.card = mechs[i].unwrap_or(i as u8);
+            m.pilot = pilots[i].unwrap_or(i as u8);
+            m.mech_level = s.upgrades[2 * i];
+            m.pilot_level = s.upgrades[2 * i + 1];
+        }
+        r.begin_game(rng);
+        r
     }
     #[inline]
     fn legal_actions(&self, out: &mut Vec<RiftAction>) {
@@ -1064,13 +1012,54 @@ impl Game for Rift {
         self.play(action, rng, trace);
     }
     #[inline]
-    fn outcome(&self) -> Option<Outcome> {
-        Outcome::from_code(self.result)
+    fn result_code(&self) -> u8 {
+        self.result
     }
     const LOSS_CAUSES: &'static [&'static str] = &LOSS_CAUSES;
     const FEATURE_NAMES: &'static [&'static str] = &FEATURES;
+    /// Features after previewing the pending Upkeep and Monsters attack (so a state during Player
+    /// actions shows what the aimed attacks will do). Names in [`FEATURES`].
     fn features(&self, out: &mut [f64]) {
-        self.feature_values(out);
+        let mut p = *self;
+        if p.phase == Phase::Actions && !p.over() {
+            p.upkeep(&mut crate::game::NoTrace);
+            if !p.over() {
+                p.monsters_attack(&mut crate::game::NoTrace);
+            }
+        }
+        let alive = p.mechs.iter().filter(|m| m.alive()).count();
+        out[0] = p.buildings.count_ones() as f64;
+        out[1] = p.ruins as f64;
+        out[2] = p
+            .mechs
+            .iter()
+            .filter(|m| m.alive())
+            .map(|m| m.hp as f64)
+            .sum();
+        out[3] = alive as f64;
+        out[4] = p.monsters.iter().filter(|m| m.on_map()).count() as f64;
+        out[5] = p
+            .monsters
+            .iter()
+            .filter(|m| m.on_map())
+            .map(|m| m.hp as f64)
+            .sum();
+        let units = p.units();
+        out[6] = p
+            .monsters
+            .iter()
+            .filter(|m| m.at == state::Where::Detected && units & bit(m.tile) == 0)
+            .count() as f64;
+        out[7] = p.campaign_die as f64;
+        out[8] = if p.result >= 2 { 1.0 } else { 0.0 };
+        let mut threat = 0u32;
+        for m in &p.monsters {
+            if m.on_map() {
+                threat += 1 + u32::from(m.alpha);
+            }
+        }
+        out[9] = threat as f64;
+        let _ = tiles(0);
     }
     const METRIC_NAMES: &'static [&'static str] = &METRICS;
     fn metrics(&self, out: &mut [i64]) {

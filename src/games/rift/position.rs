@@ -417,7 +417,7 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
         }
     }
     let c = content;
-    let mut r = Rift::setup(
+    let mut r = <Rift as crate::Game>::new_game(
         &super::RiftSetup {
             content: c,
             ..super::RiftSetup::default_setup()
