@@ -902,16 +902,21 @@ fn an_attacks_status_lands_before_its_push_only_while_i14_is_read_so() {
 fn a_reward_offers_only_the_cards_of_the_mech_it_is_for_that_can_still_slide() {
     // Campaign rewards A and B: the mech the reward is for slides its mech card or its pilot
     // card to the next row; a card at its last row (level 3) cannot slide, so it is not offered.
-    let reward = |pending: &str, levels_a: &str, levels_b: &str| {
-        let r = position(&format!(
+    let setup = |pending: &str, levels_a: &str, levels_b: &str| {
+        position(&format!(
             "clock phase=reward\n\
              campaign on=1 game=2 pending={pending}\n\
              mech A tile=(1,1) hp=3 max_hp=3 levels={levels_a}\n\
              mech B tile=(6,1) hp=3 max_hp=3 levels={levels_b}\n{EMPTY_BOARD}"
-        ));
+        ))
+    };
+    let offered = |r: &Rift| {
         let mut acts = Vec::new();
         r.legal_actions(&mut acts);
         acts
+    };
+    let reward = |pending: &str, levels_a: &str, levels_b: &str| {
+        offered(&setup(pending, levels_a, levels_b))
     };
     let up = |mech: u8, pilot: bool| RiftAction::Upgrade { mech, pilot };
     // Mech B's reward (A has none pending): B's pilot only, its mech card is at row 3.
@@ -920,6 +925,14 @@ fn a_reward_offers_only_the_cards_of_the_mech_it_is_for_that_can_still_slide() {
     assert_eq!(reward("1,0", "1,3", "0,0"), [up(0, false)]);
     // Both cards can slide: both offered, the mech card first.
     assert_eq!(reward("0,2", "3,3", "2,2"), [up(1, false), up(1, true)]);
+    // Sliding B's mech card: its row goes up by one, one reward of two is left, and then only
+    // the pilot can slide.
+    let mut r = setup("0,2", "3,3", "2,2");
+    let mut rng = <GameRng as rand::SeedableRng>::seed_from_u64(1);
+    r.apply(up(1, false), &mut rng);
+    assert_eq!((r.mechs[1].mech_level, r.mechs[1].pilot_level), (3, 2));
+    assert_eq!((r.campaign.pending, r.campaign.upgrades), ([0, 1], 1));
+    assert_eq!(offered(&r), [up(1, true)]);
 }
 
 #[test]
@@ -959,4 +972,9 @@ fn skipping_the_attack_offers_every_subset_of_the_statuses_unless_i21_is_flipped
     let mut r = start;
     r.apply(RiftAction::ClearStatus { mech: 0, mask: f }, &mut rng);
     assert_eq!((r.mechs[0].status, r.mechs[0].done), (s | a, true));
+    assert_eq!(
+        r.decisions,
+        start.decisions + 1,
+        "the game counts the decision"
+    );
 }
