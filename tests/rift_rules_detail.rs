@@ -978,3 +978,56 @@ fn skipping_the_attack_offers_every_subset_of_the_statuses_unless_i21_is_flipped
         "the game counts the decision"
     );
 }
+
+#[test]
+fn the_token_choice_offers_the_over_full_kinds_two_sides_for_each_kind() {
+    // Status Tokens: rock/smoke, fire/frozen and shield/acid are the two sides of one kind of
+    // token, 3 of each (CONTENT.md I16): a fourth rock-or-smoke (shield-or-acid) opens the choice
+    // among that kind's tokens in play, either side, by tile, never another kind's.
+    let choice = |tokens: &str, status: &str, add: Status, at: &str| {
+        let mut r = position(&format!(
+            "clock phase=actions\n\
+             mech A tile=(1,1) hp=3 max_hp=3 status={status}\n\
+             tokens {tokens}\n{EMPTY_BOARD}"
+        ));
+        let mut rng = <GameRng as rand::SeedableRng>::seed_from_u64(1);
+        r.add_status(t(at), add, &mut NoTrace);
+        r.run_steps(&mut rng, &mut NoTrace);
+        assert_eq!(r.phase, Phase::Choice);
+        let mut legal = Vec::new();
+        r.legal_actions(&mut legal);
+        legal
+            .iter()
+            .map(|a| match *a {
+                RiftAction::FreeToken { tile, token } => (coord(tile), token),
+                other => panic!("not a token choice: {other:?}"),
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        choice(
+            "rock=(1,5)(3,5) smoke=(2,5) fire=(1,6)",
+            "-",
+            Status::Smoke,
+            "(4,5)"
+        ),
+        [
+            ("(1,5)".into(), Status::Rock),
+            ("(2,5)".into(), Status::Smoke),
+            ("(3,5)".into(), Status::Rock)
+        ]
+    );
+    assert_eq!(
+        choice(
+            "acid=(1,6)(2,6) smoke=(3,6)",
+            "shield",
+            Status::Acid,
+            "(4,6)"
+        ),
+        [
+            ("(1,1)".into(), Status::Shield),
+            ("(1,6)".into(), Status::Acid),
+            ("(2,6)".into(), Status::Acid)
+        ]
+    );
+}
