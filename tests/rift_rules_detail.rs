@@ -1030,4 +1030,86 @@ fn the_token_choice_offers_the_over_full_kinds_two_sides_for_each_kind() {
             ("(2,6)".into(), Status::Acid)
         ]
     );
+    // Once the player has freed a token the supply is no longer over-full: the choice closes and
+    // Player actions go on (nothing is kept out of a later choice).
+    let mut r = position(&format!(
+        "clock phase=actions
+         mech A tile=(1,1) hp=3 max_hp=3
+         tokens rock=(1,5)(3,5) smoke=(2,5)
+{EMPTY_BOARD}"
+    ));
+    let mut rng = <GameRng as rand::SeedableRng>::seed_from_u64(1);
+    r.add_status(t("(4,5)"), Status::Smoke, &mut NoTrace);
+    r.run_steps(&mut rng, &mut NoTrace);
+    assert_eq!((r.phase, r.keep), (Phase::Choice, 1u64 << t("(4,5)")));
+    let free = RiftAction::FreeToken {
+        tile: t("(1,5)"),
+        token: Status::Rock,
+    };
+    r.apply(free, &mut rng);
+    assert_eq!((r.phase, r.keep, r.choice), (Phase::Actions, 0, false));
+    assert_eq!(r.rock, 1u64 << t("(3,5)"));
+    // Two kinds over-full by one effect (a fourth smoke and a fourth fire): the first choice made,
+    // the second stays open, with the fires.
+    let mut r = position(&format!(
+        "clock phase=actions
+         mech A tile=(1,1) hp=3 max_hp=3
+         tokens rock=(1,5)(3,5) smoke=(2,5) fire=(1,6)(2,6)(3,6)
+{EMPTY_BOARD}"
+    ));
+    r.add_status(t("(4,5)"), Status::Smoke, &mut NoTrace);
+    r.add_status(t("(4,6)"), Status::Fire, &mut NoTrace);
+    r.run_steps(&mut rng, &mut NoTrace);
+    r.apply(free, &mut rng);
+    assert_eq!((r.phase, r.choice), (Phase::Choice, true));
+    let mut legal = Vec::new();
+    r.legal_actions(&mut legal);
+    assert_eq!(
+        legal.first(),
+        Some(&RiftAction::FreeToken {
+            tile: t("(1,6)"),
+            token: Status::Fire
+        })
+    );
+}
+
+#[test]
+fn a_throw_goes_any_way_but_back_at_the_thrower_with_i32_flipped() {
+    // FAQ, Attack directions: Wukong's Throw "must push in 1 of the 4 orthogonal directions"
+    // (CONTENT.md I32, rule_throw_any_direction, on by default: toward the thrower too);
+    // flipped, the three directions other than back toward the attacker. Wukong at (3,3) aims
+    // east at the monster on (4,3).
+    use sololab::games::rift::switches::rule;
+    let start = position(&format!(
+        "clock phase=actions
+         mech A card=Wukong pilot=Sun_Li tile=(3,3) hp=3 max_hp=3
+         monster 1 at=map card=2 place=3 alpha=1 tile=(4,3) hp=4
+{EMPTY_BOARD}"
+    ));
+    assert_eq!(start.weapon(0, 0).movement, Move::Throw, "Wukong throws");
+    assert_ne!(
+        start.campaign.rules & rule::THROW_ANY_DIRECTION,
+        0,
+        "the default"
+    );
+    let throws = |r: &Rift| {
+        let mut acts = Vec::new();
+        r.legal_actions(&mut acts);
+        acts.iter()
+            .filter_map(|a| match *a {
+                RiftAction::Attack {
+                    mech: 0,
+                    weapon: 0,
+                    dir: 1,
+                    throw,
+                    ..
+                } => Some(throw),
+                _ => None,
+            })
+            .collect::<Vec<u8>>()
+    };
+    assert_eq!(throws(&start), [0, 1, 2, 3]);
+    let mut flipped = start;
+    flipped.campaign.rules &= !rule::THROW_ANY_DIRECTION;
+    assert_eq!(throws(&flipped), [0, 1, 2], "not west, back at Wukong");
 }
