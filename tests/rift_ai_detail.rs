@@ -619,3 +619,24 @@ fn detect_goes_leftward_with_i1_flipped_stops_at_its_limit_and_when_no_tile_is_f
         (Where::Supply, Where::Supply)
     );
 }
+
+#[test]
+fn a_terrain_aim_counts_the_whole_splash_when_the_attack_also_hits_side_tiles() {
+    // A content file may give a terrain-aiming splash attack side tiles too (`aims_at_terrain`
+    // needs only `splash`): the side tiles lie within the splash, so the aim is the same. The
+    // Alpha Herald stays at (3,3) and aims north 2 at the edge tile (3,1) to splash the mech at
+    // (3,2), behind the aimed tile (not one of its side tiles), as in the North-edge case of
+    // `the_alpha_herald_splashes_a_mech_from_an_edge_tile_of_each_side`.
+    use sololab::games::rift::content::SideHit;
+    let mut r = alpha_herald("(3,3)", "(3,2)", &["(3,4)"], 3, "WNES");
+    let mut content = r.content.clone();
+    let herald = r.monster_cards[0] as usize;
+    content.monsters[herald].alpha.attack.sides = SideHit::Damage;
+    r.content = Box::leak(Box::new(content));
+    let a = r.stats(0).attack;
+    assert!(a.splash && a.aims_at_terrain && a.sides == SideHit::Damage);
+    assert_eq!(
+        moved_and_aimed(&mut r),
+        ("(3,3)".into(), Some((Dir::North, "(3,1)".into())))
+    );
+}

@@ -902,16 +902,21 @@ fn an_attacks_status_lands_before_its_push_only_while_i14_is_read_so() {
 fn a_reward_offers_only_the_cards_of_the_mech_it_is_for_that_can_still_slide() {
     // Campaign rewards A and B: the mech the reward is for slides its mech card or its pilot
     // card to the next row; a card at its last row (level 3) cannot slide, so it is not offered.
-    let reward = |pending: &str, levels_a: &str, levels_b: &str| {
-        let r = position(&format!(
+    let setup = |pending: &str, levels_a: &str, levels_b: &str| {
+        position(&format!(
             "clock phase=reward\n\
              campaign on=1 game=2 pending={pending}\n\
              mech A tile=(1,1) hp=3 max_hp=3 levels={levels_a}\n\
              mech B tile=(6,1) hp=3 max_hp=3 levels={levels_b}\n{EMPTY_BOARD}"
-        ));
+        ))
+    };
+    let offered = |r: &Rift| {
         let mut acts = Vec::new();
         r.legal_actions(&mut acts);
         acts
+    };
+    let reward = |pending: &str, levels_a: &str, levels_b: &str| {
+        offered(&setup(pending, levels_a, levels_b))
     };
     let up = |mech: u8, pilot: bool| RiftAction::Upgrade { mech, pilot };
     // Mech B's reward (A has none pending): B's pilot only, its mech card is at row 3.
@@ -920,6 +925,14 @@ fn a_reward_offers_only_the_cards_of_the_mech_it_is_for_that_can_still_slide() {
     assert_eq!(reward("1,0", "1,3", "0,0"), [up(0, false)]);
     // Both cards can slide: both offered, the mech card first.
     assert_eq!(reward("0,2", "3,3", "2,2"), [up(1, false), up(1, true)]);
+    // Sliding B's mech card: its row goes up by one, one reward of two is left, and then only
+    // the pilot can slide.
+    let mut r = setup("0,2", "3,3", "2,2");
+    let mut rng = <GameRng as rand::SeedableRng>::seed_from_u64(1);
+    r.apply(up(1, false), &mut rng);
+    assert_eq!((r.mechs[1].mech_level, r.mechs[1].pilot_level), (3, 2));
+    assert_eq!((r.campaign.pending, r.campaign.upgrades), ([0, 1], 1));
+    assert_eq!(offered(&r), [up(1, true)]);
 }
 
 #[test]
@@ -959,4 +972,144 @@ fn skipping_the_attack_offers_every_subset_of_the_statuses_unless_i21_is_flipped
     let mut r = start;
     r.apply(RiftAction::ClearStatus { mech: 0, mask: f }, &mut rng);
     assert_eq!((r.mechs[0].status, r.mechs[0].done), (s | a, true));
+    assert_eq!(
+        r.decisions,
+        start.decisions + 1,
+        "the game counts the decision"
+    );
+}
+
+#[test]
+fn the_token_choice_offers_the_over_full_kinds_two_sides_for_each_kind() {
+    // Status Tokens: rock/smoke, fire/frozen and shield/acid are the two sides of one kind of
+    // token, 3 of each (CONTENT.md I16): a fourth rock-or-smoke (shield-or-acid) opens the choice
+    // among that kind's tokens in play, either side, by tile, never another kind's.
+    let choice = |tokens: &str, status: &str, add: Status, at: &str| {
+        let mut r = position(&format!(
+            "clock phase=actions\n\
+             mech A tile=(1,1) hp=3 max_hp=3 status={status}\n\
+             tokens {tokens}\n{EMPTY_BOARD}"
+        ));
+        let mut rng = <GameRng as rand::SeedableRng>::seed_from_u64(1);
+        r.add_status(t(at), add, &mut NoTrace);
+        r.run_steps(&mut rng, &mut NoTrace);
+        assert_eq!(r.phase, Phase::Choice);
+        let mut legal = Vec::new();
+        r.legal_actions(&mut legal);
+        legal
+            .iter()
+            .map(|a| match *a {
+                RiftAction::FreeToken { tile, token } => (coord(tile), token),
+                other => panic!("not a token choice: {other:?}"),
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        choice(
+            "rock=(1,5)(3,5) smoke=(2,5) fire=(1,6)",
+            "-",
+            Status::Smoke,
+            "(4,5)"
+        ),
+        [
+            ("(1,5)".into(), Status::Rock),
+            ("(2,5)".into(), Status::Smoke),
+            ("(3,5)".into(), Status::Rock)
+        ]
+    );
+    assert_eq!(
+        choice(
+            "acid=(1,6)(2,6) smoke=(3,6)",
+            "shield",
+            Status::Acid,
+            "(4,6)"
+        ),
+        [
+            ("(1,1)".into(), Status::Shield),
+            ("(1,6)".into(), Status::Acid),
+            ("(2,6)".into(), Status::Acid)
+        ]
+    );
+    // Once the player has freed a token the supply is no longer over-full: the choice closes and
+    // Player actions go on (nothing is kept out of a later choice).
+    let mut r = position(&format!(
+        "clock phase=actions
+         mech A tile=(1,1) hp=3 max_hp=3
+         tokens rock=(1,5)(3,5) smoke=(2,5)
+{EMPTY_BOARD}"
+    ));
+    let mut rng = <GameRng as rand::SeedableRng>::seed_from_u64(1);
+    r.add_status(t("(4,5)"), Status::Smoke, &mut NoTrace);
+    r.run_steps(&mut rng, &mut NoTrace);
+    assert_eq!((r.phase, r.keep), (Phase::Choice, 1u64 << t("(4,5)")));
+    let free = RiftAction::FreeToken {
+        tile: t("(1,5)"),
+        token: Status::Rock,
+    };
+    r.apply(free, &mut rng);
+    assert_eq!((r.phase, r.keep, r.choice), (Phase::Actions, 0, false));
+    assert_eq!(r.rock, 1u64 << t("(3,5)"));
+    // Two kinds over-full by one effect (a fourth smoke and a fourth fire): the first choice made,
+    // the second stays open, with the fires.
+    let mut r = position(&format!(
+        "clock phase=actions
+         mech A tile=(1,1) hp=3 max_hp=3
+         tokens rock=(1,5)(3,5) smoke=(2,5) fire=(1,6)(2,6)(3,6)
+{EMPTY_BOARD}"
+    ));
+    r.add_status(t("(4,5)"), Status::Smoke, &mut NoTrace);
+    r.add_status(t("(4,6)"), Status::Fire, &mut NoTrace);
+    r.run_steps(&mut rng, &mut NoTrace);
+    r.apply(free, &mut rng);
+    assert_eq!((r.phase, r.choice), (Phase::Choice, true));
+    let mut legal = Vec::new();
+    r.legal_actions(&mut legal);
+    assert_eq!(
+        legal.first(),
+        Some(&RiftAction::FreeToken {
+            tile: t("(1,6)"),
+            token: Status::Fire
+        })
+    );
+}
+
+#[test]
+fn a_throw_goes_any_way_but_back_at_the_thrower_with_i32_flipped() {
+    // FAQ, Attack directions: Wukong's Throw "must push in 1 of the 4 orthogonal directions"
+    // (CONTENT.md I32, rule_throw_any_direction, on by default: toward the thrower too);
+    // flipped, the three directions other than back toward the attacker. Wukong at (3,3) aims
+    // east at the monster on (4,3).
+    use sololab::games::rift::switches::rule;
+    let start = position(&format!(
+        "clock phase=actions
+         mech A card=Wukong pilot=Sun_Li tile=(3,3) hp=3 max_hp=3
+         monster 1 at=map card=2 place=3 alpha=1 tile=(4,3) hp=4
+{EMPTY_BOARD}"
+    ));
+    assert_eq!(start.weapon(0, 0).movement, Move::Throw, "Wukong throws");
+    assert_ne!(
+        start.campaign.rules & rule::THROW_ANY_DIRECTION,
+        0,
+        "the default"
+    );
+    let throws = |r: &Rift| {
+        let mut acts = Vec::new();
+        r.legal_actions(&mut acts);
+        acts.iter()
+            .filter_map(|a| match *a {
+                RiftAction::Attack {
+                    mech: 0,
+                    weapon: 0,
+                    dir: 1,
+                    throw,
+                    ..
+                } => Some(throw),
+                _ => None,
+            })
+            .collect::<Vec<u8>>()
+    };
+    assert_eq!(throws(&start), [0, 1, 2, 3]);
+    let mut flipped = start;
+    flipped.campaign.rules &= !rule::THROW_ANY_DIRECTION;
+    assert_eq!(throws(&flipped), [0, 1, 2], "not west, back at Wukong");
 }
