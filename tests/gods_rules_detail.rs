@@ -8,7 +8,7 @@ use sololab::games::gods::content::{AIM, builtin};
 use sololab::games::gods::geometry::Pos;
 use sololab::games::gods::rules::{Goal, GodsAction, d10};
 use sololab::games::gods::state::FState;
-use sololab::{Game, NoTrace, Stream, stream_rng};
+use sololab::{Game, NoTrace, Outcome, Stream, stream_rng};
 
 /// A position on encounter `enc`: the encounter's start, with `lines` replacing the lines of the
 /// same key (`fateling N` by its 1-based number).
@@ -449,4 +449,41 @@ fn an_attack_spends_an_action_makes_noise_and_is_counted() {
     assert_eq!(h.actions_left, 1);
     assert!(h.noise);
     assert_eq!(h.tally.attacks, 1);
+}
+
+/// A shot and a prepare each spend one of her actions and are counted (Shoot, Prepare; the
+/// tally's shots and prepares); a shot makes noise.
+#[test]
+fn a_shot_and_a_prepare_each_spend_an_action_and_are_counted() {
+    let g = pair("sentries", 0, "(20.00,12.00)", 1, "(16.00,12.00)");
+    let mut h = g;
+    h.apply_traced(
+        GodsAction::Shoot(0),
+        &mut stream_rng(1, 0, Stream::Chance),
+        &mut NoTrace,
+    );
+    assert_eq!(h.actions_left, 1);
+    assert!(h.noise);
+    assert_eq!((h.tally.shots, h.tally.attacks), (1, 0));
+    let mut h = g;
+    h.apply_traced(
+        GodsAction::Prepare,
+        &mut stream_rng(1, 0, Stream::Chance),
+        &mut NoTrace,
+    );
+    assert_eq!(h.actions_left, 1);
+    assert_eq!((h.tally.prepares, h.tally.shots), (1, 0));
+}
+
+/// Reaching the objective (sentries: the Relic, radius 1, at (33,12)) wins when her base
+/// touches it: centres 1.5 inches apart (her base 0.5) is reached, 1.55 is not.
+#[test]
+fn the_objective_is_reached_when_the_bases_touch() {
+    let reached = |me: &str| {
+        let mut g = pair("sentries", 0, me, 1, "(16.00,6.00)");
+        g.check_end(&mut NoTrace);
+        g.outcome()
+    };
+    assert_eq!(reached("(31.50,12.00)"), Some(Outcome::Won));
+    assert_eq!(reached("(31.45,12.00)"), None);
 }
