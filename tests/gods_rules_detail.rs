@@ -2,10 +2,13 @@
 //! up through a position text and each asserting a value: written to kill the mutants of
 //! `src/games/gods/rules.rs` and `ai.rs` that survived the cases (`results/mutants/gods.md`).
 
-use sololab::Game;
 use sololab::games::gods::Gods;
 use sololab::games::gods::ai::Reaction;
-use sololab::games::gods::content::builtin;
+use sololab::games::gods::content::{AIM, builtin};
+use sololab::games::gods::geometry::Pos;
+use sololab::games::gods::rules::{Goal, GodsAction, d10};
+use sololab::games::gods::state::FState;
+use sololab::{Game, NoTrace, Outcome, Stream, stream_rng};
 
 /// A position on encounter `enc`: the encounter's start, with `lines` replacing the lines of the
 /// same key (`fateling N` by its 1-based number).
@@ -118,4 +121,369 @@ fn each_reaction_holds_at_exactly_its_distance_and_not_beyond() {
     assert_eq!(g.reaction(1), Reaction::Shoot);
     let g = pair("haunted_ruins", 0, "(4.00,16.85)", 2, "(4.00,28.00)");
     assert_eq!(g.reaction(1), Reaction::Sight);
+}
+
+/// Activates fateling `f` of `g` (both its actions) and returns the result.
+fn activated(g: &Gods, f: usize) -> Gods {
+    let mut h = *g;
+    h.activate(f, &mut stream_rng(1, 0, Stream::Chance), &mut NoTrace);
+    h
+}
+
+/// Guard 1 of `sentries` (Move 4, patrol (16,18) then (16,6): index 0, 1; `patrol=1`, `2` in
+/// the position text) at `it` with patrol index `patrol`, the Scoundrel at `me` (hidden from it behind the walls at x 10-12 and too far
+/// to be heard or smelled), so that each of its two actions is a patrol move.
+fn patrolling(it: &str, patrol: u8, me: &str) -> Gods {
+    at(
+        "sentries",
+        &format!(
+            "clock round=1 phase=scoundrel actions_left=2 assets_used=0 noise=0 result=0 decisions=0\n\
+             scoundrel at={me}\n\
+             fateling 1 state=active at={it} wounds=0 activated=0 patrol={}",
+            patrol + 1
+        ),
+    )
+}
+
+/// A patrol (Fate, Reactions: "moves toward its next patrol point"): a fateling walks toward
+/// the point its patrol index names; standing on it, it turns to the next one (wrapping); and
+/// arriving, its index moves on to the next point.
+#[test]
+fn a_patrol_walks_to_the_indexed_point_turns_on_it_and_moves_on_when_it_arrives() {
+    let pt = |g: &Gods| g.fatelings[0].at;
+    let pos = |s: &str| Pos::parse(s).unwrap();
+    // Index 1, between the points: toward (16,6): 4 inches to (16,8), then 2 more, arriving.
+    let g = patrolling("(16.00,12.00)", 1, "(3.00,7.00)");
+    assert_eq!(g.reaction(0), Reaction::Patrol);
+    let h = activated(&g, 0);
+    assert_eq!(pt(&h), pos("(16.00,6.00)"));
+    assert_eq!(
+        h.fatelings[0].patrol, 0,
+        "arrived at point 1: next is point 0"
+    );
+    // Standing on point 1: it turns to point 0 (16,18) and walks 8 inches toward it.
+    let h = activated(&patrolling("(16.00,6.00)", 1, "(3.00,7.00)"), 0);
+    assert_eq!(pt(&h), pos("(16.00,14.00)"));
+    assert_eq!(h.fatelings[0].patrol, 0);
+    // Standing on point 0: it turns to point 1 (wrapping back to the first index).
+    let h = activated(&patrolling("(16.00,18.00)", 0, "(3.00,17.00)"), 0);
+    assert_eq!(pt(&h), pos("(16.00,10.00)"));
+    assert_eq!(h.fatelings[0].patrol, 1);
+}
+
+/// Arriving on a patrol point moves the index on at once: a guard 3 inches from point 0 arrives
+/// with its first action and, hearing the Scoundrel from there (noise, 7.56 inches behind the
+/// wall), spends its second moving toward her: its index is already 1.
+#[test]
+fn arriving_on_a_patrol_point_moves_the_index_on_before_the_next_action() {
+    let g = at(
+        "sentries",
+        "clock round=1 phase=scoundrel actions_left=2 assets_used=0 noise=1 result=0 decisions=0\n\
+         scoundrel at=(7.50,19.00)\n\
+         fateling 1 state=active at=(16.00,15.00) wounds=0 activated=0 patrol=1",
+    );
+    assert_eq!(g.reaction(0), Reaction::Patrol, "{}", g.distance(0));
+    let h = activated(&g, 0);
+    assert_eq!(h.fatelings[0].patrol, 1);
+    let mut k = h;
+    k.fatelings[0].at = Pos::parse("(16.00,18.00)").unwrap();
+    assert_eq!(k.reaction(0), Reaction::Hearing, "{}", k.distance(0));
+    assert_ne!(
+        h.fatelings[0].at, k.fatelings[0].at,
+        "the second action moved it"
+    );
+}
+
+/// A walking fateling goes around an obstacle (Movement): a guard hearing the Scoundrel
+/// straight behind a wall leaves the straight line; it would keep to it if it flew.
+#[test]
+fn a_walking_fateling_goes_around_a_wall_not_over_it() {
+    let g = at(
+        "sentries",
+        "clock round=1 phase=scoundrel actions_left=2 assets_used=0 noise=1 result=0 decisions=0\n\
+         scoundrel at=(7.50,17.00)\n\
+         fateling 1 state=active at=(14.00,17.00) wounds=0 activated=0 patrol=1",
+    );
+    assert!(!g.line_of_sight(0));
+    assert_eq!(g.reaction(0), Reaction::Hearing);
+    let mut h = g;
+    h.fateling_move(0, g.scoundrel(), &mut NoTrace);
+    let y = h.fatelings[0].at.pt().y;
+    assert!((y - 17.0).abs() > 0.5, "{}", h.fatelings[0].at);
+}
+
+/// A slain fateling does nothing when activated (activation guard: neither action is taken).
+#[test]
+fn activating_a_fateling_no_longer_on_the_table_does_nothing() {
+    let g = at(
+        "sentries",
+        "clock round=1 phase=scoundrel actions_left=2 assets_used=0 noise=0 result=0 decisions=0\n\
+         scoundrel at=(3.00,7.00)\n\
+         fateling 1 state=slain at=(16.00,12.00) wounds=3 activated=0 patrol=2",
+    );
+    let h = activated(&g, 0);
+    assert_eq!(h.fatelings[0].at, g.fatelings[0].at);
+    assert_eq!(
+        h.fatelings[0].patrol, 1,
+        "patrol index as set (text patrol=2)"
+    );
+}
+
+/// A summon (the witch's event) places the reserve ghoul on its start point unless a base
+/// overlaps it there: a base touching it (edge to edge 0) does not stop it, one overlapping
+/// by half an inch does.
+#[test]
+fn a_summon_is_stopped_only_by_a_base_overlapping_the_place() {
+    let summon = |me: &str| {
+        let g = at(
+            "witch_coven",
+            &format!(
+                "clock round=3 phase=scoundrel actions_left=2 assets_used=0 noise=0 result=0 decisions=0\n\
+                 scoundrel at={me}\n\
+                 fateling 6 state=reserve at=(18.00,33.00) wounds=0 activated=0 patrol=1"
+            ),
+        );
+        let ev = g.enc().events[1];
+        let mut h = g;
+        h.event(ev, &mut stream_rng(1, 0, Stream::Chance), &mut NoTrace);
+        h.fatelings[5].state
+    };
+    assert_eq!(summon("(18.00,32.00)"), FState::Active, "bases touching");
+    assert_eq!(
+        summon("(18.00,32.50)"),
+        FState::Reserve,
+        "bases overlapping"
+    );
+    assert_eq!(summon("(10.00,10.00)"), FState::Active, "far away");
+}
+
+/// `Gods::sees` (a feature of the search players): true when the reaction is to attack, shoot
+/// or come on sight (keen senses and a blind fateling's near sight included), and for a
+/// fateling that is not blind whenever the line of sight is clear; false for a blind fateling
+/// in clear sight beyond 6 inches and for one behind a wall.
+#[test]
+fn sees_follows_the_sight_reactions_and_blindness() {
+    // The blind crawler in the open: sees her at 6 inches, not at 10.
+    let g = pair("sentries", 0, "(23.90,20.00)", 3, "(31.00,20.00)");
+    assert!(g.sees(2));
+    let g = pair("sentries", 0, "(19.90,20.00)", 3, "(31.00,20.00)");
+    assert!(g.line_of_sight(2));
+    assert!(!g.sees(2));
+    // A wolf behind a pillar, within keen senses.
+    let g = pair("wolf_pack", 0, "(18.00,12.90)", 1, "(18.00,26.00)");
+    assert!(!g.line_of_sight(0));
+    assert!(g.sees(0));
+    // A guard behind the wall, no noise.
+    let g = pair("sentries", 0, "(3.00,7.00)", 1, "(16.00,12.00)");
+    assert!(!g.line_of_sight(0));
+    assert!(!g.sees(0));
+    // A guard in the open.
+    let g = pair("sentries", 0, "(20.00,12.00)", 1, "(16.00,12.00)");
+    assert!(g.line_of_sight(0));
+    assert!(g.sees(0));
+}
+
+/// A ten-sided die shows 1 to 10, each face in about a tenth of the rolls.
+#[test]
+fn a_d10_shows_one_to_ten() {
+    let mut rng = stream_rng(7, 0, Stream::Chance);
+    let mut seen = [0u32; 11];
+    for _ in 0..2000 {
+        let d = d10(&mut rng);
+        assert!((1..=10).contains(&d), "{d}");
+        seen[d as usize] += 1;
+    }
+    assert!(
+        seen[1..].iter().all(|&n| (140..=260).contains(&n)),
+        "{seen:?}"
+    );
+}
+
+/// A shot's target number (Shoot): +1 beyond the optimal range (8 inches: at exactly 8 not
+/// beyond, at 8.05 beyond), −1 only against a large target.
+#[test]
+fn a_shot_is_beyond_optimal_range_only_past_it_and_large_only_for_large_targets() {
+    // A guard (not large, defense 6, nothing within 1 inch of it).
+    let g = pair("sentries", 0, "(16.00,2.00)", 1, "(16.00,11.00)");
+    assert!((g.distance(0) - 8.0).abs() < 1e-5, "{}", g.distance(0));
+    let (t, far, large, cover) = g.shoot_target(0);
+    assert!(!far && !large && !cover);
+    assert_eq!(t, 6 - g.ability(AIM));
+    // At 8.01 (the tolerance's edge, exactly 8 + 0.01 in f32): still not beyond.
+    let g = pair("sentries", 0, "(16.00,1.99)", 1, "(16.00,11.00)");
+    assert_eq!(g.distance(0), 8.0f32 + 0.01);
+    assert!(!g.shoot_target(0).1);
+    let g = pair("sentries", 0, "(16.00,2.00)", 1, "(16.00,11.05)");
+    let (t, far, large, _) = g.shoot_target(0);
+    assert!(far && !large);
+    assert_eq!(t, 6 - g.ability(AIM) + 1);
+    // The brute is large.
+    let g = pair("lone_brute", 0, "(6.00,6.00)", 1, "(6.00,14.00)");
+    let (_, _, large, _) = g.shoot_target(0);
+    assert!(large);
+}
+
+/// The patrol's "on the point" tolerance is strictly less than 0.05 inch: Guard 2 of
+/// `witch_coven` (patrol (34,28) then (28,28)) 0.03 and 0.04 inch off point 0, exactly 0.05
+/// away, is not on it: it walks the 0.05 inch onto it (arriving: index 1) and then 4 inches
+/// toward point 1. Held in place by a base in contact (Archer 2 where it would step), it stays
+/// 0.05 away and keeps index 0.
+#[test]
+fn a_patrol_point_is_reached_only_within_less_than_five_hundredths() {
+    let guard = |extra: &str| {
+        at(
+            "witch_coven",
+            &format!(
+                "clock round=1 phase=scoundrel actions_left=2 assets_used=0 noise=0 result=0 decisions=0\n\
+                 scoundrel at=(36.00,10.00)\n\
+                 fateling 3 state=active at=(33.97,27.96) wounds=0 activated=0 patrol=1\n{extra}"
+            ),
+        )
+    };
+    let g = guard("");
+    assert_eq!(
+        g.fatelings[2].at.pt().dist(g.enc().fatelings[2].patrol[0]),
+        0.05f32
+    );
+    assert_eq!(g.reaction(2), Reaction::Patrol);
+    let h = activated(&g, 2);
+    assert_eq!(h.fatelings[2].at, Pos::parse("(30.00,28.00)").unwrap());
+    assert_eq!(h.fatelings[2].patrol, 1);
+    let g = guard("fateling 5 state=active at=(34.57,28.76) wounds=0 activated=0 patrol=1");
+    assert_eq!(g.reaction(2), Reaction::Patrol);
+    let h = activated(&g, 2);
+    assert_eq!(h.fatelings[2].at, g.fatelings[2].at);
+    assert_eq!(h.fatelings[2].patrol, 0);
+}
+
+/// The legal actions of `g`.
+fn legal(g: &Gods) -> Vec<GodsAction> {
+    let mut out = Vec::new();
+    g.legal(&mut out);
+    out
+}
+
+/// Moving toward a fateling is offered only beyond reach (Actions: at exactly 1 inch she
+/// attacks it instead), and never toward a fateling off the table.
+#[test]
+fn a_move_toward_a_fateling_is_offered_only_beyond_reach() {
+    let toward = GodsAction::Move {
+        goal: Goal::Toward(0),
+        half: false,
+    };
+    let g = pair("sentries", 0, "(16.00,5.00)", 1, "(16.00,7.00)");
+    let l = legal(&g);
+    assert!(l.contains(&GodsAction::Attack(0)));
+    assert!(!l.contains(&toward) && !l.contains(&GodsAction::Sneak(Goal::Toward(0))));
+    let g = pair("sentries", 0, "(16.00,5.00)", 1, "(16.00,7.05)");
+    let l = legal(&g);
+    assert!(!l.contains(&GodsAction::Attack(0)));
+    assert!(l.contains(&toward) && l.contains(&GodsAction::Sneak(Goal::Toward(0))));
+    let mut g = g;
+    g.fatelings[0].state = FState::Slain;
+    assert!(!legal(&g).contains(&toward));
+}
+
+/// Shooting is offered up to the weapon's longest range (24 inches) inclusive: at exactly 24
+/// in clear sight and out of combat yes, at 24.05 no.
+#[test]
+fn a_shot_is_offered_up_to_exactly_the_longest_range() {
+    let g = pair("sentries", 0, "(3.00,23.00)", 2, "(28.00,23.00)");
+    assert!(g.line_of_sight(1) && !g.in_combat());
+    assert!((g.distance(1) - 24.0).abs() < 1e-5, "{}", g.distance(1));
+    assert!(legal(&g).contains(&GodsAction::Shoot(1)));
+    let g = pair("sentries", 0, "(3.00,23.00)", 2, "(28.05,23.00)");
+    assert!(g.line_of_sight(1));
+    assert!(!legal(&g).contains(&GodsAction::Shoot(1)));
+}
+
+/// With no action left in her phase she may only play assets or end it (Scoundrel phase).
+#[test]
+fn with_no_action_left_only_the_end_remains() {
+    let g = at(
+        "sentries",
+        "clock round=1 phase=scoundrel actions_left=0 assets_used=0 noise=0 result=0 decisions=0\n\
+         scoundrel at=(16.00,5.00)\n\
+         fateling 1 state=active at=(16.00,7.00) wounds=0 activated=0 patrol=1",
+    );
+    assert_eq!(legal(&g), vec![GodsAction::End]);
+}
+
+/// Second Wind turns a face-up wound face down: it is offered once per face-up wound and for
+/// no face-down one (three wounds drawn, only the second face up).
+#[test]
+fn second_wind_is_offered_for_each_face_up_wound_only() {
+    let g = at(
+        "sentries",
+        "clock round=1 phase=scoundrel actions_left=2 assets_used=0 noise=0 result=0 decisions=0\n\
+         hand Second_Wind=1\n\
+         wounds drawn=3 face_up=2",
+    );
+    let card = g
+        .content
+        .assets
+        .iter()
+        .position(|a| a.name == "Second Wind")
+        .unwrap() as u8;
+    let offered: Vec<u8> = legal(&g)
+        .into_iter()
+        .filter_map(|a| match a {
+            GodsAction::Asset { card: c, wound } if c == card => Some(wound),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(offered, vec![1]);
+}
+
+/// An attack spends one of her actions, makes noise and is counted (Attack; the tally's
+/// attacks).
+#[test]
+fn an_attack_spends_an_action_makes_noise_and_is_counted() {
+    let g = pair("sentries", 0, "(16.00,5.00)", 1, "(16.00,7.00)");
+    let mut h = g;
+    h.apply_traced(
+        GodsAction::Attack(0),
+        &mut stream_rng(1, 0, Stream::Chance),
+        &mut NoTrace,
+    );
+    assert_eq!(h.actions_left, 1);
+    assert!(h.noise);
+    assert_eq!(h.tally.attacks, 1);
+}
+
+/// A shot and a prepare each spend one of her actions and are counted (Shoot, Prepare; the
+/// tally's shots and prepares); a shot makes noise.
+#[test]
+fn a_shot_and_a_prepare_each_spend_an_action_and_are_counted() {
+    let g = pair("sentries", 0, "(20.00,12.00)", 1, "(16.00,12.00)");
+    let mut h = g;
+    h.apply_traced(
+        GodsAction::Shoot(0),
+        &mut stream_rng(1, 0, Stream::Chance),
+        &mut NoTrace,
+    );
+    assert_eq!(h.actions_left, 1);
+    assert!(h.noise);
+    assert_eq!((h.tally.shots, h.tally.attacks), (1, 0));
+    let mut h = g;
+    h.apply_traced(
+        GodsAction::Prepare,
+        &mut stream_rng(1, 0, Stream::Chance),
+        &mut NoTrace,
+    );
+    assert_eq!(h.actions_left, 1);
+    assert_eq!((h.tally.prepares, h.tally.shots), (1, 0));
+}
+
+/// Reaching the objective (sentries: the Relic, radius 1, at (33,12)) wins when her base
+/// touches it: centres 1.5 inches apart (her base 0.5) is reached, 1.55 is not.
+#[test]
+fn the_objective_is_reached_when_the_bases_touch() {
+    let reached = |me: &str| {
+        let mut g = pair("sentries", 0, me, 1, "(16.00,6.00)");
+        g.check_end(&mut NoTrace);
+        g.outcome()
+    };
+    assert_eq!(reached("(31.50,12.00)"), Some(Outcome::Won));
+    assert_eq!(reached("(31.45,12.00)"), None);
 }

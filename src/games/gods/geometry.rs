@@ -742,8 +742,8 @@ impl Nav {
             }
             let row = &self.dist[i * n..i * n + n];
             let mut here = (best.0, 0u8);
-            for j in 0..n {
-                let total = first + row[j] + g.last[j];
+            for (j, &via) in row.iter().enumerate() {
+                let total = first + via + g.last[j];
                 if total < here.0 && g.sees(self, j, b) {
                     here = (total, j as u8);
                 }
