@@ -1400,7 +1400,13 @@ fn greedy_never_reads_the_hidden_order_of_a_deck() {
 fn trail_state(huntmaster_attach: &str, warrior_attach: &str, areas: (&str, &str)) -> Beyond {
     pos(&format!(
         "game scenario=The_Huntmaster's_Trail heroes=1 threat=1 round=1 phase=hero pending=none\n{}enemy 1 kind=Orc_Huntmaster area={} seq=0 attach={huntmaster_attach}\nenemy 2 kind=Orc_Warrior area={} seq=1 attach={warrior_attach}\nenemy_deck Orc_Archer\nwound_deck Wound:_Gash,Wound:_Gash\n{}",
-        hero(1, "Bastian", 5, "Plate_Guard,Plate_Guard", "Longsword_Slash,Longsword_Slash"),
+        hero(
+            1,
+            "Bastian",
+            5,
+            "Plate_Guard,Plate_Guard",
+            "Longsword_Slash,Longsword_Slash"
+        ),
         areas.0,
         areas.1,
         responses(&[(1, 0)])
@@ -1444,10 +1450,16 @@ fn a_named_enemy_win_needs_an_enemy_of_the_scenarios_deck() {
         e.contains("scenario 'The Huntmaster's Trail'") && e.contains("field 'win_enemy'"),
         "{e}"
     );
-    assert!(e.contains("'Guard' is not in the scenario's enemy deck"), "{e}");
+    assert!(
+        e.contains("'Guard' is not in the scenario's enemy deck"),
+        "{e}"
+    );
     let e = broken(
         "win = \"enemy_defeated\"\nwin_enemy = \"Orc Huntmaster\"",
         "win = \"enemy_defeated\"",
     );
-    assert!(e.contains("field 'win_enemy'") && e.contains("needs it"), "{e}");
+    assert!(
+        e.contains("field 'win_enemy'") && e.contains("needs it"),
+        "{e}"
+    );
 }
