@@ -175,11 +175,17 @@ impl<G: Game> GreedyPolicy<G> {
         let samples = self.seeded.len();
         for s in 0..samples {
             let start = self.seeded[s].clone();
-            let (mut after, mut rng) = if self.honest {
-                self.determinized[s].clone()
+            // Two plain copies, not a cloned tuple: the tuple cost MCTS's greedy rollouts on
+            // Beyond 11% more instructions (an extra copy of the state per candidate).
+            let mut after;
+            let mut rng;
+            if self.honest {
+                after = self.determinized[s].0;
+                rng = self.determinized[s].1.clone();
             } else {
-                (*state, start.clone())
-            };
+                after = *state;
+                rng = start.clone();
+            }
             after.apply(action, &mut rng);
             // A determinized copy may hold another order of a deck the action draws from: the
             // draw is chance even when the generator is not advanced.
