@@ -225,6 +225,10 @@ fn a_frozen_monster_is_a_target_and_a_monster_that_is_not_frozen_is_not() {
         moved_and_aimed(&mut r),
         ("(4,3)".into(), Some((Dir::East, "(5,3)".into())))
     );
+    // With I5 flipped a frozen monster is no target either: nothing to aim at.
+    let mut r = demon("(3,3)", 1, &frozen);
+    r.campaign.rules &= !sololab::games::rift::switches::rule::FROZEN_MONSTERS_TARGETS;
+    assert_eq!(moved_and_aimed(&mut r).1, None);
     // The same Wraith not frozen is no target: nothing to aim at.
     let mut r = demon(
         "(3,3)",
@@ -238,6 +242,7 @@ fn a_frozen_monster_is_a_target_and_a_monster_that_is_not_frozen_is_not() {
 
 #[test]
 fn a_rock_is_attacked_only_when_no_mech_or_building_can_be_from_any_column() {
+    use sololab::games::rift::switches::rule;
     // CONTENT.md I6. The rock at (2,3) is next to the Demon, in the die's column (2); the mech
     // at (5,4) can be attacked only from column 4 ((4,4), east) or 5 ((5,3), south). The mech
     // comes first, from the first column that offers it: (4,4), east.
@@ -246,6 +251,14 @@ fn a_rock_is_attacked_only_when_no_mech_or_building_can_be_from_any_column() {
     assert_eq!(
         moved_and_aimed(&mut r),
         ("(4,4)".into(), Some((Dir::East, "(5,4)".into())))
+    );
+    // With I6 flipped the rock is a target like the mech: the die's column 2 offers it, from
+    // (2,2) aiming south (south before north on the compass).
+    let mut r = demon("(3,3)", 2, &lines);
+    r.campaign.rules &= !rule::ROCKS_LAST;
+    assert_eq!(
+        moved_and_aimed(&mut r),
+        ("(2,2)".into(), Some((Dir::South, "(2,3)".into())))
     );
     // With the mech out of reach the rock is the target: in column 2 the stops (2,2) (aiming
     // south) and (2,4) (north) both reach it; south comes before north on the compass.
@@ -288,6 +301,7 @@ fn a_monster_never_aims_from_smoke() {
 
 #[test]
 fn walkers_go_round_mountains_water_and_mechs_and_through_monsters_fliers_over_all() {
+    use sololab::games::rift::switches::rule;
     // Units: walkers move only over ground (not buildings, mountains, rocks, water or enemies);
     // fliers over anything (they may stop on water). I9: walkers pass through other monsters.
     // The mech at (3,6); the Demon at (3,3) could hit it from (3,5), two moves south, but (3,4)
@@ -301,6 +315,16 @@ fn walkers_go_round_mountains_water_and_mechs_and_through_monsters_fliers_over_a
         &format!("{mech}{}", terrain_with_mountains(&["(3,4)"])),
     );
     assert_eq!(moved_and_aimed(&mut r), ("(2,4)".into(), None));
+    // I8 flipped: the closest attack stop by straight distance is (3,5) (2 tiles away, 4 moves
+    // round the mountain); of the tiles two moves along a shortest path there, (2,4) and (4,4),
+    // the compass takes the eastern one.
+    let mut r = demon(
+        "(3,3)",
+        3,
+        &format!("{mech}{}", terrain_with_mountains(&["(3,4)"])),
+    );
+    r.campaign.rules &= !rule::FALLBACK_PATH_DISTANCE;
+    assert_eq!(moved_and_aimed(&mut r), ("(4,4)".into(), None));
     // Water at (3,4) blocks it the same way.
     let mut r = demon(
         "(3,3)",
@@ -320,6 +344,14 @@ fn walkers_go_round_mountains_water_and_mechs_and_through_monsters_fliers_over_a
         (coord(m.tile), m.aim_dir, m.aim_dist),
         ("(3,5)".into(), Dir::South as u8, 1)
     );
+    // With I9 flipped the monster blocks it as the mountain does.
+    let mut r = demon(
+        "(3,3)",
+        3,
+        &format!("{mech}monster 2 at=map card=3 place=0 alpha=0 tile=(3,4) hp=2\n{EMPTY_BOARD}"),
+    );
+    r.campaign.rules &= !rule::WALK_THROUGH_MONSTERS;
+    assert_eq!(moved_and_aimed(&mut r), ("(2,4)".into(), None));
     // The flying Wraith goes over the mountain to (3,5).
     let mut r = wraith(
         "(3,3)",
@@ -639,4 +671,132 @@ fn a_terrain_aim_counts_the_whole_splash_when_the_attack_also_hits_side_tiles() 
         moved_and_aimed(&mut r),
         ("(3,3)".into(), Some((Dir::North, "(3,1)".into())))
     );
+}
+
+#[test]
+fn with_i4_flipped_the_targets_place_comes_before_the_aims_direction() {
+    use sololab::games::rift::switches::rule;
+    // CONTENT.md I4. The Demon at (3,3) (2 moves, walks; compass E, S, W, N; die column 3
+    // first). From (3,2) it can aim west at mech B on (2,2) or north at mech A on (3,1); no
+    // other stop of column 3 is next to a mech. As read, the direction ranks first: west
+    // (third on the compass) before north (fourth). With I4 flipped the target's place ranks
+    // first: (3,1) lies further east than (2,2), so it aims north. (West is also the option
+    // the monster meets first.)
+    let lines =
+        format!("mech A tile=(3,1) hp=3 max_hp=3\nmech B tile=(2,2) hp=3 max_hp=3\n{EMPTY_BOARD}");
+    let mut r = demon("(3,3)", 3, &lines);
+    assert_ne!(r.campaign.rules & rule::COMPASS_DIRECTION_FIRST, 0);
+    assert_eq!(
+        moved_and_aimed(&mut r),
+        ("(3,2)".into(), Some((Dir::West, "(2,2)".into())))
+    );
+    let mut r = demon("(3,3)", 3, &lines);
+    r.campaign.rules &= !rule::COMPASS_DIRECTION_FIRST;
+    assert_eq!(
+        moved_and_aimed(&mut r),
+        ("(3,2)".into(), Some((Dir::North, "(3,1)".into())))
+    );
+    // One target, two ways at it, with the compass E, N, W, S: the Wraith at (3,3) (3 moves,
+    // flies) can aim south at mech A on (3,4) from where it stands (the option it meets first),
+    // or north at it from (3,5). Under either reading the direction comes before the stop:
+    // north (second on this compass) before south (fourth), so it flies to (3,5).
+    for flipped in [false, true] {
+        let mut r = position(
+            "Demon,Wraith,Nightmare",
+            &format!(
+                "clock die=3 die_card=1 compass=ENWS seek=east phase=actions\n\
+                 monster 1 at=map card=2 place=0 alpha=0 tile=(3,3) hp=2\n\
+                 mech A tile=(3,4) hp=3 max_hp=3\n{EMPTY_BOARD}"
+            ),
+        );
+        if flipped {
+            r.campaign.rules &= !rule::COMPASS_DIRECTION_FIRST;
+        }
+        assert_eq!(
+            moved_and_aimed(&mut r),
+            ("(3,5)".into(), Some((Dir::North, "(3,4)".into()))),
+            "I4 flipped: {flipped}"
+        );
+    }
+    // Case R1 with I4 flipped: of the options of column 4, east at mech A on (5,5) from (4,5),
+    // east at the building on (5,3) from (4,3) and north at the building on (4,2) from (4,3),
+    // mech A lies furthest along the compass (as far east as (5,3), further south): the same
+    // move and aim as read.
+    let mut r = r1("", "");
+    r.campaign.rules &= !rule::COMPASS_DIRECTION_FIRST;
+    assert_eq!(
+        moved_and_aimed(&mut r),
+        ("(4,5)".into(), Some((Dir::East, "(5,5)".into())))
+    );
+}
+
+/// `r` with monster card `card`'s normal attack changed by `edit` (a content file may write
+/// any of these attacks: `content_file.rs` asks only that `aims_at_terrain` come with
+/// `splash`).
+fn with_normal_attack(
+    mut r: Rift,
+    card: usize,
+    edit: impl Fn(&mut sololab::games::rift::content::Attack),
+) -> Rift {
+    let mut content = r.content.clone();
+    let kind = r.monster_cards[card - 1] as usize;
+    edit(&mut content.monsters[kind].normal.attack);
+    r.content = Box::leak(Box::new(content));
+    r
+}
+
+#[test]
+fn of_aims_alike_in_direction_target_and_stop_the_nearest_is_kept() {
+    use sololab::games::rift::switches::rule;
+    // A Nightmare whose Dread Bolt (range 2 and more) splashes and may aim at terrain, frozen
+    // and aiming from where it stands (I12 flipped), at (3,6); mech A on (3,3), mountains on
+    // (3,4) and (3,2). Aiming north it reaches mech A three ways: at the mountain 2 away
+    // (splash), at the mech 3 away, at the mountain 4 away (splash): one direction, one
+    // target, one stop, so one key. The first met, the nearest, is kept.
+    let r = on_card(
+        3,
+        "(3,6)",
+        3,
+        &format!(
+            "mech A tile=(3,3) hp=3 max_hp=3\n{}",
+            terrain_with_mountains(&["(3,4)", "(3,2)"])
+        ),
+    );
+    let mut r = with_normal_attack(r, 3, |a| {
+        a.splash = true;
+        a.aims_at_terrain = true;
+    });
+    r.monsters[0].status = st::FROZEN;
+    r.campaign.rules &= !rule::FROZEN_NO_AIM;
+    assert_eq!(
+        moved_and_aimed(&mut r),
+        ("(3,6)".into(), Some((Dir::North, "(3,4)".into())))
+    );
+    assert_eq!(r.monsters[0].aim_dist, 2);
+}
+
+#[test]
+fn a_self_centred_monster_attack_is_aimed_once_in_the_compasss_first_direction() {
+    use sololab::games::rift::content::Shape;
+    use sololab::games::rift::switches::rule;
+    // A Demon whose attack is centred on itself, splashes and may aim at terrain, frozen and
+    // aiming from where it stands (I12 flipped), on the edge tile (1,3) next to mech A on
+    // (2,3): it aims at its own tile, once, in the compass's first direction (east).
+    let r = demon(
+        "(1,3)",
+        1,
+        &format!("mech A tile=(2,3) hp=3 max_hp=3\n{EMPTY_BOARD}"),
+    );
+    let mut r = with_normal_attack(r, 1, |a| {
+        a.shape = Shape::SelfTile;
+        a.splash = true;
+        a.aims_at_terrain = true;
+    });
+    r.monsters[0].status = st::FROZEN;
+    r.campaign.rules &= !rule::FROZEN_NO_AIM;
+    assert_eq!(
+        moved_and_aimed(&mut r),
+        ("(1,3)".into(), Some((Dir::East, "(1,3)".into())))
+    );
+    assert_eq!(r.monsters[0].aim_dist, 0);
 }
