@@ -478,6 +478,21 @@ fn what_a_monster_keeps_of_its_aim_under_each_reading_of_i10_and_i13() {
     // mech B); as read, the aimed tile stays immobilized.
     r.mechs[0].tile = t("(5,6)");
     assert_eq!(r.immobilized(), 1u64 << t("(5,6)"));
+    // The same with the mechs' places swapped: the Binding Claw holds mech B.
+    let mut s = position(
+        "Nightmare,Demon,Wraith",
+        "clock die=4 die_card=2 compass=ESWN seek=east phase=actions\n\
+         mech A tile=(1,6) hp=3 max_hp=3\n\
+         mech B tile=(5,5) hp=3 max_hp=3\n\
+         monster 1 at=map card=2 place=0 alpha=0 tile=(3,4)\n\
+         terrain\n......\n...B..\n....B.\n......\n......\n......\n",
+    );
+    s.campaign.rules &= !rule::IMMOBILIZE_TILE;
+    assert_eq!(
+        moved_and_aimed(&mut s),
+        ("(4,5)".into(), Some((Dir::East, "(5,5)".into())))
+    );
+    assert_eq!(s.monsters[0].holds, 2);
     // A hold on mech B (as a position's `holds=B` writes it) holds mech B's tile.
     r.monsters[0].holds = 2;
     assert_eq!(r.immobilized(), 1u64 << t("(1,6)"));
