@@ -815,3 +815,40 @@ fn a_self_centred_monster_attack_is_aimed_once_in_the_compasss_first_direction()
     );
     assert_eq!(r.monsters[0].aim_dist, 0);
 }
+
+#[test]
+fn a_card_with_two_monsters_is_full_and_detection_goes_on_to_the_next_card_either_way() {
+    use sololab::games::rift::switches::rule;
+    let d = |i: usize, card: &str, tile: &str| (i, card.to_string(), tile.to_string());
+    // Case R3's board with two monsters on the die's card (the Demon's): a card takes at most 2
+    // (FAQ Detect and Spawn). Rightward (as read) the Wraith's card is next, then the
+    // Nightmare's: monster 3 on the Wraith's card at spawn tile 4 (4,6), monster 4 on the
+    // Nightmare's at tile 6 (2,5) (5 holds the mech).
+    let full = |rules_off: u32| {
+        let mut r = position(
+            "Nightmare,Demon,Wraith",
+            &format!(
+                "clock die=4 die_card=2 phase=actions\n\
+                 mech A tile=(1,5) hp=3 max_hp=3\n\
+                 monster 1 at=map card=2 place=0 alpha=0 tile=(1,1)\n\
+                 monster 2 at=map card=2 place=1 alpha=0 tile=(3,1)\n\
+                 {EMPTY_BOARD}spawns\n......\n......\n......\n......\n5678..\n1234..\n"
+            ),
+        );
+        r.campaign.rules &= !rules_off;
+        r
+    };
+    let mut r = full(0);
+    assert_eq!(r.detect_up_to(4, &mut NoTrace), 2);
+    assert_eq!(
+        detected(&r),
+        [d(3, "Wraith", "(4,6)"), d(4, "Nightmare", "(2,5)")]
+    );
+    // Leftward (I1 flipped): the Nightmare's card is next, then the Wraith's.
+    let mut r = full(rule::DETECT_RIGHT);
+    assert_eq!(r.detect_up_to(4, &mut NoTrace), 2);
+    assert_eq!(
+        detected(&r),
+        [d(3, "Nightmare", "(4,6)"), d(4, "Wraith", "(2,5)")]
+    );
+}
