@@ -549,6 +549,32 @@ fn a_monster_that_moves_onto_a_fire_token_picks_it_up() {
         ("(4,5)".into(), Some((Dir::East, "(5,5)".into())))
     );
     assert_eq!((r.monsters[0].status, r.fire), (0, 1u64 << t("(4,5)")));
+    // A monster that cannot attack and moves toward a target arrives too: the Demon at (3,3),
+    // blocked by the mountain at (3,4) from the mech at (3,6), walks to (2,4) (as in
+    // `walkers_go_round_mountains_water_and_mechs_and_through_monsters_fliers_over_all`) onto
+    // the fire token there.
+    let mut r = demon(
+        "(3,3)",
+        3,
+        &format!(
+            "mech A tile=(3,6) hp=3 max_hp=3\ntokens fire=(2,4)\n{}",
+            terrain_with_mountains(&["(3,4)"])
+        ),
+    );
+    assert_eq!(moved_and_aimed(&mut r), ("(2,4)".into(), None));
+    assert_eq!((r.monsters[0].status, r.fire), (st::FIRE, 0));
+    // And one that has nowhere to go stays, its tile's fire on the ground: the Demon at (3,3)
+    // walled in by mountains on every side.
+    let mut r = demon(
+        "(3,3)",
+        3,
+        &format!(
+            "mech A tile=(3,6) hp=3 max_hp=3\ntokens fire=(3,3)\n{}",
+            terrain_with_mountains(&["(3,2)", "(2,3)", "(4,3)", "(3,4)"])
+        ),
+    );
+    assert_eq!(moved_and_aimed(&mut r), ("(3,3)".into(), None));
+    assert_eq!((r.monsters[0].status, r.fire), (0, 1u64 << t("(3,3)")));
 }
 
 #[test]
