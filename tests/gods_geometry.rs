@@ -160,7 +160,8 @@ proptest! {
     }
 }
 
-/// The same on every shipped encounter's movement graphs, from and to points all over the table.
+/// The same on every shipped encounter's movement graphs, from and to points all over the table,
+/// both with a goal's sight tested from every node at once (small graphs) and node by node.
 #[test]
 fn routes_on_the_shipped_encounters_are_the_reference_routes() {
     let content = sololab::games::gods::content::builtin();
@@ -188,5 +189,14 @@ fn routes_on_the_shipped_encounters_are_the_reference_routes() {
     assert!(
         blocked > 500,
         "only {blocked} routes went around an obstacle"
+    );
+    // Both ways of testing a goal's sight are checked: every node at once on the small graphs,
+    // node by node on the large ones (witch_coven's).
+    let navs: Vec<_> = content.encounters.iter().flat_map(|e| &e.navs).collect();
+    let eager = navs.iter().filter(|n| n.eager_sight).count();
+    assert!(
+        eager > 0 && eager < navs.len(),
+        "{eager} of {} graphs test sight at once",
+        navs.len()
     );
 }
