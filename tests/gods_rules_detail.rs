@@ -4,11 +4,11 @@
 
 use sololab::games::gods::Gods;
 use sololab::games::gods::ai::Reaction;
-use sololab::games::gods::content::{AIM, builtin};
+use sololab::games::gods::content::{AIM, DODGE, STRENGTH, builtin};
 use sololab::games::gods::geometry::Pos;
-use sololab::games::gods::rules::{Goal, GodsAction, d10};
-use sololab::games::gods::state::FState;
-use sololab::{Game, NoTrace, Outcome, Stream, stream_rng};
+use sololab::games::gods::rules::{Goal, GodsAction, Hit, d10, judge};
+use sololab::games::gods::state::{FState, Phase};
+use sololab::{Game, NoTrace, Outcome, Stream, VecTrace, stream_rng};
 
 /// A position on encounter `enc`: the encounter's start, with `lines` replacing the lines of the
 /// same key (`fateling N` by its 1-based number).
@@ -486,4 +486,270 @@ fn the_objective_is_reached_when_the_bases_touch() {
     };
     assert_eq!(reached("(31.50,12.00)"), Some(Outcome::Won));
     assert_eq!(reached("(31.45,12.00)"), None);
+}
+
+/// At exactly the attack reach plus the tolerance (edge to edge 1.01 inch, which these
+/// hundredths give exactly in f32: centres 2.01 apart near the table's edge) she attacks and is
+/// not offered a move toward the fateling; 0.01 further she is offered the move, not the attack.
+#[test]
+fn at_exactly_the_reach_tolerance_she_attacks_instead_of_moving_toward() {
+    let toward = GodsAction::Move {
+        goal: Goal::Toward(0),
+        half: false,
+    };
+    let g = pair("sentries", 0, "(5.00,1.00)", 1, "(5.00,3.01)");
+    assert_eq!(g.distance(0), 1.0f32 + 0.01);
+    let l = legal(&g);
+    assert!(l.contains(&GodsAction::Attack(0)));
+    assert!(!l.contains(&toward) && !l.contains(&GodsAction::Sneak(Goal::Toward(0))));
+    let g = pair("sentries", 0, "(5.00,1.00)", 1, "(5.00,3.02)");
+    assert!(g.distance(0) > 1.0f32 + 0.01);
+    let l = legal(&g);
+    assert!(!l.contains(&GodsAction::Attack(0)));
+    assert!(l.contains(&toward));
+}
+
+/// The index of the asset card named `name` in the builtin content.
+fn card(g: &Gods, name: &str) -> u8 {
+    g.content
+        .assets
+        .iter()
+        .position(|a| a.name == name)
+        .unwrap() as u8
+}
+
+/// An attack that spends her last action and misses a die with Precise Strike in hand waits
+/// for the re-roll decision (Assets): the fate phase does not run meanwhile (still round 1, the
+/// guard unmoved, only re-roll or accept offered).
+#[test]
+fn a_pending_reroll_on_her_last_action_holds_the_fate_phase() {
+    let g = at(
+        "sentries",
+        "abilities strength=0,aim=1,wits=2,dodge=3\n\
+         clock round=1 phase=scoundrel actions_left=1 assets_used=0 noise=0 result=0 decisions=0\n\
+         scoundrel at=(16.00,5.00)\n\
+         fateling 1 state=active at=(16.00,7.00) wounds=0 activated=0 patrol=1\n\
+         hand Precise_Strike=1",
+    );
+    let target = g.attack_target(0);
+    assert_eq!(target, 6 - g.ability(STRENGTH));
+    let mut pending = 0;
+    for seed in 0..12 {
+        let mut rng = stream_rng(seed, 0, Stream::Chance);
+        let mut copy = rng.clone();
+        let dice = [d10(&mut copy), d10(&mut copy)];
+        let mut h = g;
+        h.apply_traced(GodsAction::Attack(0), &mut rng, &mut NoTrace);
+        if judge(dice, target, g.natural) == Hit::Strong {
+            continue;
+        }
+        pending += 1;
+        assert_eq!(h.phase, Phase::Reroll, "seed {seed} dice {dice:?}");
+        assert_eq!((h.round, h.actions_left), (1, 0));
+        assert_eq!(h.fatelings[0].at, g.fatelings[0].at);
+        assert_eq!(legal(&h), vec![GodsAction::Reroll, GodsAction::Accept]);
+        assert_eq!(h.pending.dice, dice);
+    }
+    assert!(pending >= 3, "{pending} seeds missed a die");
+}
+
+/// The witch's events (curse every 2 rounds, summons every 3) happen only at the end of a
+/// round whose number is a multiple of their period: ending round 1 neither curses nor
+/// summons; ending round 3 summons both ghouls.
+#[test]
+fn the_witchs_events_happen_only_in_rounds_that_are_multiples_of_their_period() {
+    let end_of = |round: u8| {
+        let mut g = at(
+            "witch_coven",
+            &format!(
+                "clock round={round} phase=scoundrel actions_left=2 assets_used=0 noise=0 result=0 decisions=0\n\
+                 scoundrel at=(24.00,2.00)\n\
+                 fateling 1 state=active at=(24.00,31.00) wounds=0 activated=1 patrol=1\n\
+                 fateling 2 state=active at=(20.00,28.00) wounds=0 activated=1 patrol=1\n\
+                 fateling 3 state=active at=(28.00,28.00) wounds=0 activated=1 patrol=1\n\
+                 fateling 4 state=active at=(12.00,16.50) wounds=0 activated=1 patrol=1\n\
+                 fateling 5 state=active at=(36.00,16.50) wounds=0 activated=1 patrol=1"
+            ),
+        );
+        assert!(g.enc().events.iter().all(|e| e.every > 1));
+        g.apply_traced(
+            GodsAction::End,
+            &mut stream_rng(1, 0, Stream::Chance),
+            &mut NoTrace,
+        );
+        assert_eq!((g.round, g.phase), (round + 1, Phase::Scoundrel));
+        g
+    };
+    let g = end_of(1);
+    assert_eq!(g.fatelings[5].state, FState::Reserve);
+    assert_eq!(g.fatelings[6].state, FState::Reserve);
+    assert_eq!(g.wounds_drawn, 0, "no curse");
+    let g = end_of(3);
+    assert_eq!(g.fatelings[5].state, FState::Active);
+    assert_eq!(g.fatelings[6].state, FState::Active);
+}
+
+/// Slaying a fateling counts in the tally (a reported metric): a guard (3 wounds) with 1
+/// suffers a strong hit (2 damage) and perishes; the tally's slain goes from 1 to 2 and its
+/// damage from 2 to 4. A weak hit that does not slay counts damage only.
+#[test]
+fn slaying_a_fateling_is_counted_in_the_tally() {
+    let mut g = at(
+        "sentries",
+        "fateling 1 state=active at=(16.00,6.00) wounds=1 activated=0 patrol=1\n\
+         tally slain=1 damage=2 attacks=0 shots=0 prepares=0 assets=0",
+    );
+    let mut h = g;
+    h.damage(0, Hit::Strong, &mut NoTrace);
+    assert_eq!(h.fatelings[0].state, FState::Slain);
+    assert_eq!((h.tally.slain, h.tally.damage), (2, 4));
+    g.damage(0, Hit::Weak, &mut NoTrace);
+    assert_eq!(g.fatelings[0].state, FState::Active);
+    assert_eq!((g.tally.slain, g.tally.damage), (1, 3));
+}
+
+/// The dodge test's target is the score minus her dodge (case G4) with dodge 3: over seeded
+/// dice, a strong hit leaves her unhurt, a weak hit draws a wound face down, a miss face up, as
+/// the dice against `score - 3` say; the trace states that target.
+#[test]
+fn the_dodge_test_subtracts_her_dodge_from_the_score() {
+    let g = at(
+        "sentries",
+        "abilities strength=0,aim=1,wits=2,dodge=3\nwounds drawn=0 face_up=-",
+    );
+    assert_eq!(g.ability(DODGE), 3);
+    let score = 8;
+    let mut seen = [0; 3];
+    for seed in 0..30 {
+        let mut rng = stream_rng(seed, 0, Stream::Chance);
+        let mut copy = rng.clone();
+        let dice = [d10(&mut copy), d10(&mut copy)];
+        let hit = judge(dice, score - 3, g.natural);
+        let mut h = g;
+        let mut trace = VecTrace::default();
+        h.dodge_test(score, &mut rng, &mut trace);
+        let (drawn, up) = match hit {
+            Hit::Strong => (0, 0),
+            Hit::Weak => (1, 0),
+            Hit::Miss => (1, 1),
+        };
+        seen[drawn as usize + up as usize] += 1;
+        assert_eq!(
+            (h.wounds_drawn, h.face_up),
+            (drawn, up),
+            "seed {seed} dice {dice:?}"
+        );
+        assert!(
+            trace.0[0].contains("dodge test, target 5 (8 - dodge 3)"),
+            "{:?}",
+            trace.0
+        );
+    }
+    assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
+}
+
+/// A wound drawn face up lies face up in its own draw slot: the second card drawn face up
+/// sets slot 2 (not slot 1) and its effect applies.
+#[test]
+fn a_second_wound_drawn_face_up_lies_face_up_in_its_slot() {
+    let g = at("sentries", "wounds drawn=1 face_up=-");
+    let mut h = g;
+    h.draw_wound(true, &mut NoTrace);
+    assert_eq!((h.wounds_drawn, h.face_up), (2, 0b10));
+    let effect = g.content.wounds[g.wound_deck[1] as usize].effect;
+    assert_eq!(h.face_up_effects(effect), 1);
+    assert_eq!(g.face_up_effects(effect), 0);
+    let mut h = g;
+    h.draw_wound(false, &mut NoTrace);
+    assert_eq!((h.wounds_drawn, h.face_up), (2, 0));
+}
+
+/// Second Wind turns the chosen face-up wound face down (here the second of three drawn, the
+/// only one face up), and playing it counts in the tally's assets and against the phase's one
+/// asset.
+#[test]
+fn second_wind_turns_the_chosen_wound_face_down_and_is_counted() {
+    let g = at(
+        "sentries",
+        "clock round=1 phase=scoundrel actions_left=2 assets_used=0 noise=0 result=0 decisions=0\n\
+         hand Second_Wind=1\n\
+         wounds drawn=3 face_up=2,3",
+    );
+    let sw = card(&g, "Second Wind");
+    let mut h = g;
+    h.apply_traced(
+        GodsAction::Asset { card: sw, wound: 1 },
+        &mut stream_rng(1, 0, Stream::Chance),
+        &mut NoTrace,
+    );
+    assert_eq!(h.face_up, 0b100);
+    assert_eq!(h.hand[sw as usize], 0);
+    assert_eq!((h.tally.assets, h.assets_used), (1, 1));
+}
+
+/// Quick Step gives one more action this phase and counts in the tally's assets (from 2 to 3).
+#[test]
+fn quick_step_gives_an_action_and_is_counted() {
+    let g = at(
+        "sentries",
+        "clock round=1 phase=scoundrel actions_left=1 assets_used=0 noise=0 result=0 decisions=0\n\
+         hand Quick_Step=1\n\
+         tally slain=0 damage=0 attacks=0 shots=0 prepares=0 assets=2",
+    );
+    let qs = card(&g, "Quick Step");
+    let mut h = g;
+    h.apply_traced(
+        GodsAction::Asset {
+            card: qs,
+            wound: u8::MAX,
+        },
+        &mut stream_rng(1, 0, Stream::Chance),
+        &mut NoTrace,
+    );
+    assert_eq!((h.actions_left, h.tally.assets), (2, 3));
+}
+
+/// Scavenge draws the top two asset cards into the hand and the trace says how many it drew:
+/// two from a deck of three, one from a deck of one.
+#[test]
+fn scavenge_draws_two_cards_and_says_how_many() {
+    let play = |deck: &str| {
+        let g = at(
+            "sentries",
+            &format!(
+                "clock round=1 phase=scoundrel actions_left=2 assets_used=0 noise=0 result=0 decisions=0\n\
+                 hand Scavenge=1\n\
+                 asset_deck {deck}"
+            ),
+        );
+        let sc = card(&g, "Scavenge");
+        let mut h = g;
+        let mut trace = VecTrace::default();
+        h.apply_traced(
+            GodsAction::Asset {
+                card: sc,
+                wound: u8::MAX,
+            },
+            &mut stream_rng(1, 0, Stream::Chance),
+            &mut trace,
+        );
+        assert_eq!(h.hand[sc as usize], 0);
+        (h, trace.0.join("\n"))
+    };
+    let (h, text) = play("Second_Wind,Rain_Fire,Quick_Step");
+    assert!(
+        text.contains("Scoundrel plays Scavenge: draws 2 asset cards"),
+        "{text}"
+    );
+    assert_eq!(h.deck_len, 1);
+    assert_eq!(h.deck[0], card(&h, "Second Wind"));
+    assert_eq!(h.hand[card(&h, "Rain Fire") as usize], 1);
+    assert_eq!(h.hand[card(&h, "Quick Step") as usize], 1);
+    let (h, text) = play("Rain_Fire");
+    assert!(
+        text.contains("Scoundrel plays Scavenge: draws 1 asset cards"),
+        "{text}"
+    );
+    assert_eq!(h.deck_len, 0);
+    assert_eq!(h.hand[card(&h, "Rain Fire") as usize], 1);
 }
