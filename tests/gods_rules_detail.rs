@@ -4,8 +4,11 @@
 
 use sololab::games::gods::Gods;
 use sololab::games::gods::ai::Reaction;
-use sololab::games::gods::content::{AIM, DODGE, STRENGTH, builtin};
-use sololab::games::gods::geometry::Pos;
+use sololab::games::gods::content::{
+    AIM, BUILTIN_TOML, Content, DODGE, EventKind, STRENGTH, builtin,
+};
+use sololab::games::gods::content_file;
+use sololab::games::gods::geometry::{Pos, Pt, edge_distance, line_of_sight};
 use sololab::games::gods::rules::{Goal, GodsAction, Hit, d10, judge};
 use sololab::games::gods::state::{FState, Phase};
 use sololab::{Game, NoTrace, Outcome, Stream, VecTrace, stream_rng};
@@ -752,4 +755,248 @@ fn scavenge_draws_two_cards_and_says_how_many() {
     );
     assert_eq!(h.deck_len, 0);
     assert_eq!(h.hand[card(&h, "Rain Fire") as usize], 1);
+}
+
+/// A shuffle (Assets: "return it to the deck and shuffle") is uniform: shuffling the same
+/// five-card deck 500 times puts each card on top about a fifth of the time, the card that was
+/// on top included, and keeps the same cards.
+#[test]
+fn a_shuffle_puts_each_card_on_top_about_equally_often() {
+    let g = at(
+        "sentries",
+        "asset_deck Rain_Fire,Precise_Strike,Second_Wind,Quick_Step,Scavenge",
+    );
+    let mut rng = stream_rng(3, 0, Stream::Chance);
+    let mut top = [0u32; 5];
+    for _ in 0..500 {
+        let mut h = g;
+        h.shuffle_deck(&mut rng);
+        let mut cards = h.deck[..5].to_vec();
+        top[cards[4] as usize] += 1;
+        cards.sort_unstable();
+        assert_eq!(cards, vec![0, 1, 2, 3, 4]);
+    }
+    assert!(top.iter().all(|&n| (60..=140).contains(&n)), "{top:?}");
+}
+
+/// A strong prepare with a single card left in the asset deck (Prepare, case G3: draw two,
+/// keep one) keeps that card: wits 3 and an empty hand make the target -3, a strong hit.
+#[test]
+fn a_strong_prepare_with_one_card_left_keeps_it() {
+    let g = at(
+        "sentries",
+        "abilities strength=0,aim=1,wits=3,dodge=2\n\
+         clock round=1 phase=scoundrel actions_left=2 assets_used=0 noise=0 result=0 decisions=0\n\
+         asset_deck Quick_Step",
+    );
+    assert_eq!(g.prepare_target(), -3);
+    let mut h = g;
+    let mut trace = VecTrace::default();
+    h.apply_traced(
+        GodsAction::Prepare,
+        &mut stream_rng(1, 0, Stream::Chance),
+        &mut trace,
+    );
+    assert!(
+        trace.0.iter().any(|l| l.contains("strong hit")),
+        "{:?}",
+        trace.0
+    );
+    assert_eq!(h.phase, Phase::Scoundrel);
+    assert_eq!(h.deck_len, 0);
+    assert_eq!(h.hand[card(&h, "Quick Step") as usize], 1);
+    assert_eq!(h.hand_size(), 1);
+}
+
+/// A missed prepare returns a card of her choice (case G3), but with an empty hand there is
+/// nothing to return and her phase goes on: with `rule_natural_ten_one` a double 1 misses even
+/// the target -3 of wits 3 and no cards.
+#[test]
+fn a_missed_prepare_with_an_empty_hand_returns_nothing() {
+    let g = at(
+        "sentries",
+        "abilities strength=0,aim=1,wits=3,dodge=2\n\
+         rules natural_ten_one=1 shoot_in_combat=0\n\
+         clock round=1 phase=scoundrel actions_left=2 assets_used=0 noise=0 result=0 decisions=0\n\
+         asset_deck Quick_Step",
+    );
+    let seed = (0..5000)
+        .find(|&s| {
+            let mut r = stream_rng(s, 0, Stream::Chance);
+            [d10(&mut r), d10(&mut r)] == [1, 1]
+        })
+        .expect("a double 1 among 5000 seeds");
+    let mut h = g;
+    let mut trace = VecTrace::default();
+    h.apply_traced(
+        GodsAction::Prepare,
+        &mut stream_rng(seed, 0, Stream::Chance),
+        &mut trace,
+    );
+    assert!(
+        trace.0.iter().any(|l| l.contains(": miss")),
+        "{:?}",
+        trace.0
+    );
+    assert_eq!(
+        (h.phase, h.actions_left, h.hand_size()),
+        (Phase::Scoundrel, 1, 0)
+    );
+    assert!(legal(&h).contains(&GodsAction::End));
+    // With a card in hand the same miss asks which card to return.
+    let mut g = g;
+    g.hand[card(&g, "Scavenge") as usize] = 1;
+    let mut h = g;
+    h.apply_traced(
+        GodsAction::Prepare,
+        &mut stream_rng(seed, 0, Stream::Chance),
+        &mut NoTrace,
+    );
+    assert_eq!(h.phase, Phase::Return);
+}
+
+/// The cover goal (CONTENT.md, "Move candidates"): behind obstacle `j` on its far side from
+/// the nearest fateling, its extent along that direction plus her base radius plus 0.1 inch
+/// from its centre. The wall at x 10-12, y 4-10 (centre (11,7), half-width 1) with the nearest
+/// guard due east at (16,7): the point (11 - 1 - 0.5 - 0.1, 7) = (9.4, 7).
+#[test]
+fn the_cover_goal_lies_just_behind_the_obstacle_from_the_nearest_fateling() {
+    let g = pair("sentries", 0, "(14.00,2.00)", 1, "(16.00,7.00)");
+    let p = g.goal_point(Goal::Cover(0)).unwrap();
+    assert!(
+        (p.x - 9.4).abs() < 1e-4 && (p.y - 7.0).abs() < 1e-4,
+        "{p:?}"
+    );
+    // The circle of radius 1.5 at (17,3) with the guard due north at (17,7): (17, 3 - 2.1).
+    let g = pair("sentries", 0, "(20.00,4.00)", 1, "(17.00,7.00)");
+    let p = g.goal_point(Goal::Cover(3)).unwrap();
+    assert!(
+        (p.x - 17.0).abs() < 1e-4 && (p.y - 0.9).abs() < 1e-4,
+        "{p:?}"
+    );
+}
+
+/// The hide goal is the nearest node of her movement graph that no fateling senses: from the
+/// middle of `sentries` it exists, and no guard has a line of sight to it and the blind
+/// crawler neither sees it within 6 inches.
+#[test]
+fn the_hide_goal_is_out_of_every_fatelings_senses() {
+    let g = pair("sentries", 0, "(20.00,12.00)", 1, "(16.00,12.00)");
+    assert!(g.sees(0));
+    let p = g.goal_point(Goal::Hide).expect("a hiding place");
+    let obstacles = &g.enc().obstacles;
+    for f in g.actives() {
+        let fp = g.fatelings[f].at.pt();
+        let near = edge_distance(p, 0.5, fp, g.kind(f).radius) <= 6.0 + 0.01;
+        let blind = f == 2;
+        assert!(
+            !line_of_sight(p, fp, obstacles) || (blind && !near),
+            "fateling {f} senses {p:?}"
+        );
+        assert!(!g.senses_at(f, p));
+    }
+    // Not the nearest node regardless of senses: her own place is seen by Guard 1.
+    assert!(g.senses_at(0, g.scoundrel()));
+}
+
+/// `senses_at` (where a fateling would count her as in sight, for the hide goal) follows the
+/// reactions' rules: keen senses count within 12 inches without sight and not beyond; a blind
+/// fateling sees up to 6 inches (with the hundredth's tolerance: at exactly 6.01, which these
+/// hundredths give in f32, it still sees) and not at 6.05 or 10; a fateling that is neither
+/// sees along a clear line at any distance and not behind a wall, even 5.5 inches away.
+#[test]
+fn senses_at_follows_keen_senses_blindness_and_line_of_sight() {
+    let pt = |s: &str| Pos::parse(s).unwrap().pt();
+    // The keen wolf behind a pillar: 12 inches yes, 12.05 no.
+    let g = pair("wolf_pack", 0, "(18.00,3.00)", 1, "(18.00,26.00)");
+    assert!(!line_of_sight(
+        pt("(18.00,12.90)"),
+        pt("(18.00,26.00)"),
+        &g.enc().obstacles
+    ));
+    assert!(g.senses_at(0, pt("(18.00,12.90)")));
+    assert!(!g.senses_at(0, pt("(18.00,12.85)")));
+    // The blind crawler in the open near the table's corner.
+    let g = pair("sentries", 0, "(20.00,12.00)", 3, "(0.69,0.60)");
+    let d = |p: Pt| edge_distance(p, 0.5, g.fatelings[2].at.pt(), 0.6);
+    assert_eq!(d(pt("(7.80,0.60)")), 6.0f32 + 0.01);
+    assert!(g.senses_at(2, pt("(7.80,0.60)")));
+    assert!((d(pt("(7.79,0.60)")) - 6.0).abs() < 1e-5);
+    assert!(g.senses_at(2, pt("(7.79,0.60)")));
+    assert!(!g.senses_at(2, pt("(7.84,0.60)")));
+    assert!(!g.senses_at(2, pt("(11.79,0.60)")));
+    // A guard: in the open 4 inches and 20 inches away yes; behind the wall 5.5 away no.
+    let g = pair("sentries", 0, "(20.00,12.00)", 1, "(14.00,17.00)");
+    assert!(g.senses_at(0, pt("(18.00,17.00)")));
+    assert!(g.senses_at(0, pt("(34.00,17.00)")));
+    assert!(!line_of_sight(
+        pt("(7.50,17.00)"),
+        pt("(14.00,17.00)"),
+        &g.enc().obstacles
+    ));
+    assert!(!g.senses_at(0, pt("(7.50,17.00)")));
+}
+
+/// The builtin content with `from` replaced by `to` (each must occur once), parsed as a content
+/// file (`--set content=PATH`), for rules that only another content can reach.
+fn content_with(from: &str, to: &str) -> &'static Content {
+    assert_eq!(BUILTIN_TOML.matches(from).count(), 1, "{from}");
+    let text = BUILTIN_TOML.replace(from, to);
+    Box::leak(Box::new(content_file::parse(&text, "test").unwrap()))
+}
+
+/// A summon is stopped only by a base overlapping the place by more than the tolerance
+/// (centres closer than the radii's sum minus 0.01): with Ghoul 1's place moved to (1,1) (a
+/// content file may put it anywhere), the Scoundrel's centre exactly 0.99 inch from it in f32
+/// does not stop it; 0.98 does.
+#[test]
+fn a_summon_is_stopped_only_within_the_overlap_tolerance() {
+    let c = content_with(
+        "at = [18.0, 33.0]\nreserve = true",
+        "at = [1.0, 1.0]\nreserve = true",
+    );
+    let e = c.encounter_index("witch_coven").unwrap();
+    let ghoul = c.encounters[e as usize]
+        .fatelings
+        .iter()
+        .position(|f| f.name == "Ghoul 1")
+        .unwrap();
+    let summon = |me: &str| {
+        let mut g = Gods::blank(c, e);
+        g.at = Pos::parse(me).unwrap();
+        assert_eq!(g.fatelings[ghoul].state, FState::Reserve);
+        let ev = *g
+            .enc()
+            .events
+            .iter()
+            .find(|ev| ev.kind == EventKind::Summon(ghoul as u8))
+            .unwrap();
+        g.event(ev, &mut stream_rng(1, 0, Stream::Chance), &mut NoTrace);
+        (
+            g.scoundrel().dist(Pos::parse("(1.00,1.00)").unwrap().pt()),
+            g.fatelings[ghoul].state,
+        )
+    };
+    let (d, state) = summon("(1.99,1.00)");
+    assert_eq!(d, 0.5f32 + 0.5 - 0.01);
+    assert_eq!(state, FState::Active);
+    let (d, state) = summon("(1.98,1.00)");
+    assert!(d < 0.5f32 + 0.5 - 0.01);
+    assert_eq!(state, FState::Reserve);
+}
+
+/// `Gods::sees` for a fateling whose only aspect is blind (a content file may give one just
+/// that): in clear sight 10 inches away it does not see her; within 6 it does.
+#[test]
+fn sees_for_a_fateling_that_is_only_blind() {
+    let c = content_with("aspects = [\"blind\", \"rush\"]", "aspects = [\"blind\"]");
+    let e = c.encounter_index("sentries").unwrap();
+    let mut g = Gods::blank(c, e);
+    g.fatelings[2].at = Pos::parse("(31.00,20.00)").unwrap();
+    g.at = Pos::parse("(19.90,20.00)").unwrap();
+    assert!(g.line_of_sight(2));
+    assert!((g.distance(2) - 10.0).abs() < 1e-5);
+    assert!(!g.sees(2));
+    g.at = Pos::parse("(23.90,20.00)").unwrap();
+    assert!(g.sees(2));
 }
