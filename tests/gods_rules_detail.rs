@@ -1000,3 +1000,39 @@ fn sees_for_a_fateling_that_is_only_blind() {
     g.at = Pos::parse("(23.90,20.00)").unwrap();
     assert!(g.sees(2));
 }
+
+/// `Gods::can_shoot` (Shoot: on the table, in line of sight, within 24 inches, and not while
+/// in combat unless `rule_shoot_in_combat`) agrees with the shots `legal` offers: yes 4 inches
+/// away in the open; no with another guard within 2 inches of her, yes then under the rule; no
+/// behind a wall, beyond 24 inches or at a slain guard.
+#[test]
+fn can_shoot_follows_sight_range_combat_and_the_rule() {
+    let check = |g: &Gods, f: usize, want: bool| {
+        assert_eq!(g.can_shoot(f), want, "{}", g.to_position());
+        assert_eq!(legal(g).contains(&GodsAction::Shoot(f as u8)), want);
+    };
+    let g = pair("sentries", 0, "(20.00,12.00)", 1, "(16.00,12.00)");
+    assert!(!g.in_combat());
+    check(&g, 0, true);
+    let close = "fateling 2 state=active at=(20.00,13.50) wounds=0 activated=0 patrol=1";
+    let base = "clock round=1 phase=scoundrel actions_left=2 assets_used=0 noise=0 result=0 decisions=0\n\
+                scoundrel at=(20.00,12.00)\n\
+                fateling 1 state=active at=(16.00,12.00) wounds=0 activated=0 patrol=1";
+    let g = at("sentries", &format!("{base}\n{close}"));
+    assert!(g.in_combat() && g.line_of_sight(0));
+    check(&g, 0, false);
+    let g = at(
+        "sentries",
+        &format!("{base}\n{close}\nrules natural_ten_one=0 shoot_in_combat=1"),
+    );
+    check(&g, 0, true);
+    let g = pair("sentries", 0, "(3.00,7.00)", 1, "(16.00,12.00)");
+    assert!(!g.line_of_sight(0) && !g.in_combat());
+    check(&g, 0, false);
+    let g = pair("sentries", 0, "(3.00,23.00)", 2, "(28.05,23.00)");
+    assert!(g.line_of_sight(1));
+    check(&g, 1, false);
+    let mut g = pair("sentries", 0, "(20.00,12.00)", 1, "(16.00,12.00)");
+    g.fatelings[0].state = FState::Slain;
+    check(&g, 0, false);
+}
