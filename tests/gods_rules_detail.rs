@@ -4,11 +4,14 @@
 
 use sololab::games::gods::Gods;
 use sololab::games::gods::ai::Reaction;
-use sololab::games::gods::content::{AIM, builtin};
-use sololab::games::gods::geometry::Pos;
-use sololab::games::gods::rules::{Goal, GodsAction, d10};
-use sololab::games::gods::state::FState;
-use sololab::{Game, NoTrace, Outcome, Stream, stream_rng};
+use sololab::games::gods::content::{
+    AIM, BUILTIN_TOML, Content, DODGE, EventKind, STRENGTH, builtin,
+};
+use sololab::games::gods::content_file;
+use sololab::games::gods::geometry::{Pos, Pt, edge_distance, line_of_sight};
+use sololab::games::gods::rules::{Goal, GodsAction, Hit, d10, judge};
+use sololab::games::gods::state::{FState, Phase};
+use sololab::{Game, NoTrace, Outcome, Stream, VecTrace, stream_rng};
 
 /// A position on encounter `enc`: the encounter's start, with `lines` replacing the lines of the
 /// same key (`fateling N` by its 1-based number).
@@ -486,4 +489,550 @@ fn the_objective_is_reached_when_the_bases_touch() {
     };
     assert_eq!(reached("(31.50,12.00)"), Some(Outcome::Won));
     assert_eq!(reached("(31.45,12.00)"), None);
+}
+
+/// At exactly the attack reach plus the tolerance (edge to edge 1.01 inch, which these
+/// hundredths give exactly in f32: centres 2.01 apart near the table's edge) she attacks and is
+/// not offered a move toward the fateling; 0.01 further she is offered the move, not the attack.
+#[test]
+fn at_exactly_the_reach_tolerance_she_attacks_instead_of_moving_toward() {
+    let toward = GodsAction::Move {
+        goal: Goal::Toward(0),
+        half: false,
+    };
+    let g = pair("sentries", 0, "(5.00,1.00)", 1, "(5.00,3.01)");
+    assert_eq!(g.distance(0), 1.0f32 + 0.01);
+    let l = legal(&g);
+    assert!(l.contains(&GodsAction::Attack(0)));
+    assert!(!l.contains(&toward) && !l.contains(&GodsAction::Sneak(Goal::Toward(0))));
+    let g = pair("sentries", 0, "(5.00,1.00)", 1, "(5.00,3.02)");
+    assert!(g.distance(0) > 1.0f32 + 0.01);
+    let l = legal(&g);
+    assert!(!l.contains(&GodsAction::Attack(0)));
+    assert!(l.contains(&toward));
+}
+
+/// The index of the asset card named `name` in the builtin content.
+fn card(g: &Gods, name: &str) -> u8 {
+    g.content
+        .assets
+        .iter()
+        .position(|a| a.name == name)
+        .unwrap() as u8
+}
+
+/// An attack that spends her last action and misses a die with Precise Strike in hand waits
+/// for the re-roll decision (Assets): the fate phase does not run meanwhile (still round 1, the
+/// guard unmoved, only re-roll or accept offered).
+#[test]
+fn a_pending_reroll_on_her_last_action_holds_the_fate_phase() {
+    let g = at(
+        "sentries",
+        "abilities strength=0,aim=1,wits=2,dodge=3\n\
+         clock round=1 phase=scoundrel actions_left=1 assets_used=0 noise=0 result=0 decisions=0\n\
+         scoundrel at=(16.00,5.00)\n\
+         fateling 1 state=active at=(16.00,7.00) wounds=0 activated=0 patrol=1\n\
+         hand Precise_Strike=1",
+    );
+    let target = g.attack_target(0);
+    assert_eq!(target, 6 - g.ability(STRENGTH));
+    let mut pending = 0;
+    for seed in 0..12 {
+        let mut rng = stream_rng(seed, 0, Stream::Chance);
+        let mut copy = rng.clone();
+        let dice = [d10(&mut copy), d10(&mut copy)];
+        let mut h = g;
+        h.apply_traced(GodsAction::Attack(0), &mut rng, &mut NoTrace);
+        if judge(dice, target, g.natural) == Hit::Strong {
+            continue;
+        }
+        pending += 1;
+        assert_eq!(h.phase, Phase::Reroll, "seed {seed} dice {dice:?}");
+        assert_eq!((h.round, h.actions_left), (1, 0));
+        assert_eq!(h.fatelings[0].at, g.fatelings[0].at);
+        assert_eq!(legal(&h), vec![GodsAction::Reroll, GodsAction::Accept]);
+        assert_eq!(h.pending.dice, dice);
+    }
+    assert!(pending >= 3, "{pending} seeds missed a die");
+}
+
+/// The witch's events (curse every 2 rounds, summons every 3) happen only at the end of a
+/// round whose number is a multiple of their period: ending round 1 neither curses nor
+/// summons; ending round 3 summons both ghouls.
+#[test]
+fn the_witchs_events_happen_only_in_rounds_that_are_multiples_of_their_period() {
+    let end_of = |round: u8| {
+        let mut g = at(
+            "witch_coven",
+            &format!(
+                "clock round={round} phase=scoundrel actions_left=2 assets_used=0 noise=0 result=0 decisions=0\n\
+                 scoundrel at=(24.00,2.00)\n\
+                 fateling 1 state=active at=(24.00,31.00) wounds=0 activated=1 patrol=1\n\
+                 fateling 2 state=active at=(20.00,28.00) wounds=0 activated=1 patrol=1\n\
+                 fateling 3 state=active at=(28.00,28.00) wounds=0 activated=1 patrol=1\n\
+                 fateling 4 state=active at=(12.00,16.50) wounds=0 activated=1 patrol=1\n\
+                 fateling 5 state=active at=(36.00,16.50) wounds=0 activated=1 patrol=1"
+            ),
+        );
+        assert!(g.enc().events.iter().all(|e| e.every > 1));
+        g.apply_traced(
+            GodsAction::End,
+            &mut stream_rng(1, 0, Stream::Chance),
+            &mut NoTrace,
+        );
+        assert_eq!((g.round, g.phase), (round + 1, Phase::Scoundrel));
+        g
+    };
+    let g = end_of(1);
+    assert_eq!(g.fatelings[5].state, FState::Reserve);
+    assert_eq!(g.fatelings[6].state, FState::Reserve);
+    assert_eq!(g.wounds_drawn, 0, "no curse");
+    let g = end_of(3);
+    assert_eq!(g.fatelings[5].state, FState::Active);
+    assert_eq!(g.fatelings[6].state, FState::Active);
+}
+
+/// Slaying a fateling counts in the tally (a reported metric): a guard (3 wounds) with 1
+/// suffers a strong hit (2 damage) and perishes; the tally's slain goes from 1 to 2 and its
+/// damage from 2 to 4. A weak hit that does not slay counts damage only.
+#[test]
+fn slaying_a_fateling_is_counted_in_the_tally() {
+    let mut g = at(
+        "sentries",
+        "fateling 1 state=active at=(16.00,6.00) wounds=1 activated=0 patrol=1\n\
+         tally slain=1 damage=2 attacks=0 shots=0 prepares=0 assets=0",
+    );
+    let mut h = g;
+    h.damage(0, Hit::Strong, &mut NoTrace);
+    assert_eq!(h.fatelings[0].state, FState::Slain);
+    assert_eq!((h.tally.slain, h.tally.damage), (2, 4));
+    g.damage(0, Hit::Weak, &mut NoTrace);
+    assert_eq!(g.fatelings[0].state, FState::Active);
+    assert_eq!((g.tally.slain, g.tally.damage), (1, 3));
+}
+
+/// The dodge test's target is the score minus her dodge (case G4) with dodge 3: over seeded
+/// dice, a strong hit leaves her unhurt, a weak hit draws a wound face down, a miss face up, as
+/// the dice against `score - 3` say; the trace states that target.
+#[test]
+fn the_dodge_test_subtracts_her_dodge_from_the_score() {
+    let g = at(
+        "sentries",
+        "abilities strength=0,aim=1,wits=2,dodge=3\nwounds drawn=0 face_up=-",
+    );
+    assert_eq!(g.ability(DODGE), 3);
+    let score = 8;
+    let mut seen = [0; 3];
+    for seed in 0..30 {
+        let mut rng = stream_rng(seed, 0, Stream::Chance);
+        let mut copy = rng.clone();
+        let dice = [d10(&mut copy), d10(&mut copy)];
+        let hit = judge(dice, score - 3, g.natural);
+        let mut h = g;
+        let mut trace = VecTrace::default();
+        h.dodge_test(score, &mut rng, &mut trace);
+        let (drawn, up) = match hit {
+            Hit::Strong => (0, 0),
+            Hit::Weak => (1, 0),
+            Hit::Miss => (1, 1),
+        };
+        seen[drawn as usize + up as usize] += 1;
+        assert_eq!(
+            (h.wounds_drawn, h.face_up),
+            (drawn, up),
+            "seed {seed} dice {dice:?}"
+        );
+        assert!(
+            trace.0[0].contains("dodge test, target 5 (8 - dodge 3)"),
+            "{:?}",
+            trace.0
+        );
+    }
+    assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
+}
+
+/// A wound drawn face up lies face up in its own draw slot: the second card drawn face up
+/// sets slot 2 (not slot 1) and its effect applies.
+#[test]
+fn a_second_wound_drawn_face_up_lies_face_up_in_its_slot() {
+    let g = at("sentries", "wounds drawn=1 face_up=-");
+    let mut h = g;
+    h.draw_wound(true, &mut NoTrace);
+    assert_eq!((h.wounds_drawn, h.face_up), (2, 0b10));
+    let effect = g.content.wounds[g.wound_deck[1] as usize].effect;
+    assert_eq!(h.face_up_effects(effect), 1);
+    assert_eq!(g.face_up_effects(effect), 0);
+    let mut h = g;
+    h.draw_wound(false, &mut NoTrace);
+    assert_eq!((h.wounds_drawn, h.face_up), (2, 0));
+}
+
+/// Second Wind turns the chosen face-up wound face down (here the second of three drawn, the
+/// only one face up), and playing it counts in the tally's assets and against the phase's one
+/// asset.
+#[test]
+fn second_wind_turns_the_chosen_wound_face_down_and_is_counted() {
+    let g = at(
+        "sentries",
+        "clock round=1 phase=scoundrel actions_left=2 assets_used=0 noise=0 result=0 decisions=0\n\
+         hand Second_Wind=1\n\
+         wounds drawn=3 face_up=2,3",
+    );
+    let sw = card(&g, "Second Wind");
+    let mut h = g;
+    h.apply_traced(
+        GodsAction::Asset { card: sw, wound: 1 },
+        &mut stream_rng(1, 0, Stream::Chance),
+        &mut NoTrace,
+    );
+    assert_eq!(h.face_up, 0b100);
+    assert_eq!(h.hand[sw as usize], 0);
+    assert_eq!((h.tally.assets, h.assets_used), (1, 1));
+}
+
+/// Quick Step gives one more action this phase and counts in the tally's assets (from 2 to 3).
+#[test]
+fn quick_step_gives_an_action_and_is_counted() {
+    let g = at(
+        "sentries",
+        "clock round=1 phase=scoundrel actions_left=1 assets_used=0 noise=0 result=0 decisions=0\n\
+         hand Quick_Step=1\n\
+         tally slain=0 damage=0 attacks=0 shots=0 prepares=0 assets=2",
+    );
+    let qs = card(&g, "Quick Step");
+    let mut h = g;
+    h.apply_traced(
+        GodsAction::Asset {
+            card: qs,
+            wound: u8::MAX,
+        },
+        &mut stream_rng(1, 0, Stream::Chance),
+        &mut NoTrace,
+    );
+    assert_eq!((h.actions_left, h.tally.assets), (2, 3));
+}
+
+/// Scavenge draws the top two asset cards into the hand and the trace says how many it drew:
+/// two from a deck of three, one from a deck of one.
+#[test]
+fn scavenge_draws_two_cards_and_says_how_many() {
+    let play = |deck: &str| {
+        let g = at(
+            "sentries",
+            &format!(
+                "clock round=1 phase=scoundrel actions_left=2 assets_used=0 noise=0 result=0 decisions=0\n\
+                 hand Scavenge=1\n\
+                 asset_deck {deck}"
+            ),
+        );
+        let sc = card(&g, "Scavenge");
+        let mut h = g;
+        let mut trace = VecTrace::default();
+        h.apply_traced(
+            GodsAction::Asset {
+                card: sc,
+                wound: u8::MAX,
+            },
+            &mut stream_rng(1, 0, Stream::Chance),
+            &mut trace,
+        );
+        assert_eq!(h.hand[sc as usize], 0);
+        (h, trace.0.join("\n"))
+    };
+    let (h, text) = play("Second_Wind,Rain_Fire,Quick_Step");
+    assert!(
+        text.contains("Scoundrel plays Scavenge: draws 2 asset cards"),
+        "{text}"
+    );
+    assert_eq!(h.deck_len, 1);
+    assert_eq!(h.deck[0], card(&h, "Second Wind"));
+    assert_eq!(h.hand[card(&h, "Rain Fire") as usize], 1);
+    assert_eq!(h.hand[card(&h, "Quick Step") as usize], 1);
+    let (h, text) = play("Rain_Fire");
+    assert!(
+        text.contains("Scoundrel plays Scavenge: draws 1 asset cards"),
+        "{text}"
+    );
+    assert_eq!(h.deck_len, 0);
+    assert_eq!(h.hand[card(&h, "Rain Fire") as usize], 1);
+}
+
+/// A shuffle (Assets: "return it to the deck and shuffle") is uniform: shuffling the same
+/// five-card deck 500 times puts each card on top about a fifth of the time, the card that was
+/// on top included, and keeps the same cards.
+#[test]
+fn a_shuffle_puts_each_card_on_top_about_equally_often() {
+    let g = at(
+        "sentries",
+        "asset_deck Rain_Fire,Precise_Strike,Second_Wind,Quick_Step,Scavenge",
+    );
+    let mut rng = stream_rng(3, 0, Stream::Chance);
+    let mut top = [0u32; 5];
+    for _ in 0..500 {
+        let mut h = g;
+        h.shuffle_deck(&mut rng);
+        let mut cards = h.deck[..5].to_vec();
+        top[cards[4] as usize] += 1;
+        cards.sort_unstable();
+        assert_eq!(cards, vec![0, 1, 2, 3, 4]);
+    }
+    assert!(top.iter().all(|&n| (60..=140).contains(&n)), "{top:?}");
+}
+
+/// A strong prepare with a single card left in the asset deck (Prepare, case G3: draw two,
+/// keep one) keeps that card: wits 3 and an empty hand make the target -3, a strong hit.
+#[test]
+fn a_strong_prepare_with_one_card_left_keeps_it() {
+    let g = at(
+        "sentries",
+        "abilities strength=0,aim=1,wits=3,dodge=2\n\
+         clock round=1 phase=scoundrel actions_left=2 assets_used=0 noise=0 result=0 decisions=0\n\
+         asset_deck Quick_Step",
+    );
+    assert_eq!(g.prepare_target(), -3);
+    let mut h = g;
+    let mut trace = VecTrace::default();
+    h.apply_traced(
+        GodsAction::Prepare,
+        &mut stream_rng(1, 0, Stream::Chance),
+        &mut trace,
+    );
+    assert!(
+        trace.0.iter().any(|l| l.contains("strong hit")),
+        "{:?}",
+        trace.0
+    );
+    assert_eq!(h.phase, Phase::Scoundrel);
+    assert_eq!(h.deck_len, 0);
+    assert_eq!(h.hand[card(&h, "Quick Step") as usize], 1);
+    assert_eq!(h.hand_size(), 1);
+}
+
+/// A missed prepare returns a card of her choice (case G3), but with an empty hand there is
+/// nothing to return and her phase goes on: with `rule_natural_ten_one` a double 1 misses even
+/// the target -3 of wits 3 and no cards.
+#[test]
+fn a_missed_prepare_with_an_empty_hand_returns_nothing() {
+    let g = at(
+        "sentries",
+        "abilities strength=0,aim=1,wits=3,dodge=2\n\
+         rules natural_ten_one=1 shoot_in_combat=0\n\
+         clock round=1 phase=scoundrel actions_left=2 assets_used=0 noise=0 result=0 decisions=0\n\
+         asset_deck Quick_Step",
+    );
+    let seed = (0..5000)
+        .find(|&s| {
+            let mut r = stream_rng(s, 0, Stream::Chance);
+            [d10(&mut r), d10(&mut r)] == [1, 1]
+        })
+        .expect("a double 1 among 5000 seeds");
+    let mut h = g;
+    let mut trace = VecTrace::default();
+    h.apply_traced(
+        GodsAction::Prepare,
+        &mut stream_rng(seed, 0, Stream::Chance),
+        &mut trace,
+    );
+    assert!(
+        trace.0.iter().any(|l| l.contains(": miss")),
+        "{:?}",
+        trace.0
+    );
+    assert_eq!(
+        (h.phase, h.actions_left, h.hand_size()),
+        (Phase::Scoundrel, 1, 0)
+    );
+    assert!(legal(&h).contains(&GodsAction::End));
+    // With a card in hand the same miss asks which card to return.
+    let mut g = g;
+    g.hand[card(&g, "Scavenge") as usize] = 1;
+    let mut h = g;
+    h.apply_traced(
+        GodsAction::Prepare,
+        &mut stream_rng(seed, 0, Stream::Chance),
+        &mut NoTrace,
+    );
+    assert_eq!(h.phase, Phase::Return);
+}
+
+/// The cover goal (CONTENT.md, "Move candidates"): behind obstacle `j` on its far side from
+/// the nearest fateling, its extent along that direction plus her base radius plus 0.1 inch
+/// from its centre. The wall at x 10-12, y 4-10 (centre (11,7), half-width 1) with the nearest
+/// guard due east at (16,7): the point (11 - 1 - 0.5 - 0.1, 7) = (9.4, 7).
+#[test]
+fn the_cover_goal_lies_just_behind_the_obstacle_from_the_nearest_fateling() {
+    let g = pair("sentries", 0, "(14.00,2.00)", 1, "(16.00,7.00)");
+    let p = g.goal_point(Goal::Cover(0)).unwrap();
+    assert!(
+        (p.x - 9.4).abs() < 1e-4 && (p.y - 7.0).abs() < 1e-4,
+        "{p:?}"
+    );
+    // The circle of radius 1.5 at (17,3) with the guard due north at (17,7): (17, 3 - 2.1).
+    let g = pair("sentries", 0, "(20.00,4.00)", 1, "(17.00,7.00)");
+    let p = g.goal_point(Goal::Cover(3)).unwrap();
+    assert!(
+        (p.x - 17.0).abs() < 1e-4 && (p.y - 0.9).abs() < 1e-4,
+        "{p:?}"
+    );
+}
+
+/// The hide goal is the nearest node of her movement graph that no fateling senses: from the
+/// middle of `sentries` it exists, and no guard has a line of sight to it and the blind
+/// crawler neither sees it within 6 inches.
+#[test]
+fn the_hide_goal_is_out_of_every_fatelings_senses() {
+    let g = pair("sentries", 0, "(20.00,12.00)", 1, "(16.00,12.00)");
+    assert!(g.sees(0));
+    let p = g.goal_point(Goal::Hide).expect("a hiding place");
+    let obstacles = &g.enc().obstacles;
+    for f in g.actives() {
+        let fp = g.fatelings[f].at.pt();
+        let near = edge_distance(p, 0.5, fp, g.kind(f).radius) <= 6.0 + 0.01;
+        let blind = f == 2;
+        assert!(
+            !line_of_sight(p, fp, obstacles) || (blind && !near),
+            "fateling {f} senses {p:?}"
+        );
+        assert!(!g.senses_at(f, p));
+    }
+    // Not the nearest node regardless of senses: her own place is seen by Guard 1.
+    assert!(g.senses_at(0, g.scoundrel()));
+}
+
+/// `senses_at` (where a fateling would count her as in sight, for the hide goal) follows the
+/// reactions' rules: keen senses count within 12 inches without sight and not beyond; a blind
+/// fateling sees up to 6 inches (with the hundredth's tolerance: at exactly 6.01, which these
+/// hundredths give in f32, it still sees) and not at 6.05 or 10; a fateling that is neither
+/// sees along a clear line at any distance and not behind a wall, even 5.5 inches away.
+#[test]
+fn senses_at_follows_keen_senses_blindness_and_line_of_sight() {
+    let pt = |s: &str| Pos::parse(s).unwrap().pt();
+    // The keen wolf behind a pillar: 12 inches yes, 12.05 no.
+    let g = pair("wolf_pack", 0, "(18.00,3.00)", 1, "(18.00,26.00)");
+    assert!(!line_of_sight(
+        pt("(18.00,12.90)"),
+        pt("(18.00,26.00)"),
+        &g.enc().obstacles
+    ));
+    assert!(g.senses_at(0, pt("(18.00,12.90)")));
+    assert!(!g.senses_at(0, pt("(18.00,12.85)")));
+    // The blind crawler in the open near the table's corner.
+    let g = pair("sentries", 0, "(20.00,12.00)", 3, "(0.69,0.60)");
+    let d = |p: Pt| edge_distance(p, 0.5, g.fatelings[2].at.pt(), 0.6);
+    assert_eq!(d(pt("(7.80,0.60)")), 6.0f32 + 0.01);
+    assert!(g.senses_at(2, pt("(7.80,0.60)")));
+    assert!((d(pt("(7.79,0.60)")) - 6.0).abs() < 1e-5);
+    assert!(g.senses_at(2, pt("(7.79,0.60)")));
+    assert!(!g.senses_at(2, pt("(7.84,0.60)")));
+    assert!(!g.senses_at(2, pt("(11.79,0.60)")));
+    // A guard: in the open 4 inches and 20 inches away yes; behind the wall 5.5 away no.
+    let g = pair("sentries", 0, "(20.00,12.00)", 1, "(14.00,17.00)");
+    assert!(g.senses_at(0, pt("(18.00,17.00)")));
+    assert!(g.senses_at(0, pt("(34.00,17.00)")));
+    assert!(!line_of_sight(
+        pt("(7.50,17.00)"),
+        pt("(14.00,17.00)"),
+        &g.enc().obstacles
+    ));
+    assert!(!g.senses_at(0, pt("(7.50,17.00)")));
+}
+
+/// The builtin content with `from` replaced by `to` (each must occur once), parsed as a content
+/// file (`--set content=PATH`), for rules that only another content can reach.
+fn content_with(from: &str, to: &str) -> &'static Content {
+    assert_eq!(BUILTIN_TOML.matches(from).count(), 1, "{from}");
+    let text = BUILTIN_TOML.replace(from, to);
+    Box::leak(Box::new(content_file::parse(&text, "test").unwrap()))
+}
+
+/// A summon is stopped only by a base overlapping the place by more than the tolerance
+/// (centres closer than the radii's sum minus 0.01): with Ghoul 1's place moved to (1,1) (a
+/// content file may put it anywhere), the Scoundrel's centre exactly 0.99 inch from it in f32
+/// does not stop it; 0.98 does.
+#[test]
+fn a_summon_is_stopped_only_within_the_overlap_tolerance() {
+    let c = content_with(
+        "at = [18.0, 33.0]\nreserve = true",
+        "at = [1.0, 1.0]\nreserve = true",
+    );
+    let e = c.encounter_index("witch_coven").unwrap();
+    let ghoul = c.encounters[e as usize]
+        .fatelings
+        .iter()
+        .position(|f| f.name == "Ghoul 1")
+        .unwrap();
+    let summon = |me: &str| {
+        let mut g = Gods::blank(c, e);
+        g.at = Pos::parse(me).unwrap();
+        assert_eq!(g.fatelings[ghoul].state, FState::Reserve);
+        let ev = *g
+            .enc()
+            .events
+            .iter()
+            .find(|ev| ev.kind == EventKind::Summon(ghoul as u8))
+            .unwrap();
+        g.event(ev, &mut stream_rng(1, 0, Stream::Chance), &mut NoTrace);
+        (
+            g.scoundrel().dist(Pos::parse("(1.00,1.00)").unwrap().pt()),
+            g.fatelings[ghoul].state,
+        )
+    };
+    let (d, state) = summon("(1.99,1.00)");
+    assert_eq!(d, 0.5f32 + 0.5 - 0.01);
+    assert_eq!(state, FState::Active);
+    let (d, state) = summon("(1.98,1.00)");
+    assert!(d < 0.5f32 + 0.5 - 0.01);
+    assert_eq!(state, FState::Reserve);
+}
+
+/// `Gods::sees` for a fateling whose only aspect is blind (a content file may give one just
+/// that): in clear sight 10 inches away it does not see her; within 6 it does.
+#[test]
+fn sees_for_a_fateling_that_is_only_blind() {
+    let c = content_with("aspects = [\"blind\", \"rush\"]", "aspects = [\"blind\"]");
+    let e = c.encounter_index("sentries").unwrap();
+    let mut g = Gods::blank(c, e);
+    g.fatelings[2].at = Pos::parse("(31.00,20.00)").unwrap();
+    g.at = Pos::parse("(19.90,20.00)").unwrap();
+    assert!(g.line_of_sight(2));
+    assert!((g.distance(2) - 10.0).abs() < 1e-5);
+    assert!(!g.sees(2));
+    g.at = Pos::parse("(23.90,20.00)").unwrap();
+    assert!(g.sees(2));
+}
+
+/// `Gods::can_shoot` (Shoot: on the table, in line of sight, within 24 inches, and not while
+/// in combat unless `rule_shoot_in_combat`) agrees with the shots `legal` offers: yes 4 inches
+/// away in the open; no with another guard within 2 inches of her, yes then under the rule; no
+/// behind a wall, beyond 24 inches or at a slain guard.
+#[test]
+fn can_shoot_follows_sight_range_combat_and_the_rule() {
+    let check = |g: &Gods, f: usize, want: bool| {
+        assert_eq!(g.can_shoot(f), want, "{}", g.to_position());
+        assert_eq!(legal(g).contains(&GodsAction::Shoot(f as u8)), want);
+    };
+    let g = pair("sentries", 0, "(20.00,12.00)", 1, "(16.00,12.00)");
+    assert!(!g.in_combat());
+    check(&g, 0, true);
+    let close = "fateling 2 state=active at=(20.00,13.50) wounds=0 activated=0 patrol=1";
+    let base = "clock round=1 phase=scoundrel actions_left=2 assets_used=0 noise=0 result=0 decisions=0\n\
+                scoundrel at=(20.00,12.00)\n\
+                fateling 1 state=active at=(16.00,12.00) wounds=0 activated=0 patrol=1";
+    let g = at("sentries", &format!("{base}\n{close}"));
+    assert!(g.in_combat() && g.line_of_sight(0));
+    check(&g, 0, false);
+    let g = at(
+        "sentries",
+        &format!("{base}\n{close}\nrules natural_ten_one=0 shoot_in_combat=1"),
+    );
+    check(&g, 0, true);
+    let g = pair("sentries", 0, "(3.00,7.00)", 1, "(16.00,12.00)");
+    assert!(!g.line_of_sight(0) && !g.in_combat());
+    check(&g, 0, false);
+    let g = pair("sentries", 0, "(3.00,23.00)", 2, "(28.05,23.00)");
+    assert!(g.line_of_sight(1));
+    check(&g, 1, false);
+    let mut g = pair("sentries", 0, "(20.00,12.00)", 1, "(16.00,12.00)");
+    g.fatelings[0].state = FState::Slain;
+    check(&g, 0, false);
 }
