@@ -504,6 +504,125 @@ pub struct Content {
     pub scenarios: Vec<Scenario>,
     /// Campaigns.
     pub campaigns: Vec<Campaign>,
+    /// Card-id sets and facts the legal list reads on every call, derived from `cards` and
+    /// `response` ([`CardIndex::new`]).
+    pub index: CardIndex,
+}
+
+/// A set of card ids as a 256-bit mask: bit `id % 64` of word `id / 64`.
+pub type IdSet = [u64; 4];
+
+/// Whether card id `id` is in `set`.
+#[inline]
+pub const fn has_id(set: &IdSet, id: u8) -> bool {
+    set[(id >> 6) as usize] & (1 << (id & 63)) != 0
+}
+
+/// The ids in both `a` and `b`.
+#[inline]
+pub const fn id_and(a: IdSet, b: IdSet) -> IdSet {
+    [a[0] & b[0], a[1] & b[1], a[2] & b[2], a[3] & b[3]]
+}
+
+/// The ids in `a` but not in `b`.
+#[inline]
+pub const fn id_and_not(a: IdSet, b: IdSet) -> IdSet {
+    [a[0] & !b[0], a[1] & !b[1], a[2] & !b[2], a[3] & !b[3]]
+}
+
+/// Whether `set` is empty.
+#[inline]
+pub const fn id_empty(set: &IdSet) -> bool {
+    set[0] | set[1] | set[2] | set[3] == 0
+}
+
+/// What the legal list asks of the cards on every call, computed once from [`Content::cards`]
+/// and [`Content::response`] so it need not walk card options and effects each time. A speed
+/// table only: every entry restates card fields (no rule of its own), and a content edit
+/// rebuilds it with the content.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CardIndex {
+    /// Wound and Fatigue cards ([`CardKind`] not `Hero`).
+    pub wf: IdSet,
+    /// Wound cards.
+    pub wounds: IdSet,
+    /// Hero cards with an Attack option.
+    pub attack: IdSet,
+    /// Hero cards with a Points or Special option.
+    pub play: IdSet,
+    /// Hero cards with a Defense option or an enemy-attack Reaction.
+    pub defend: IdSet,
+    /// Wound/Fatigue cards with an attack modifier (played inside an attack).
+    pub wf_attack: IdSet,
+    /// Wound/Fatigue cards with a defense modifier (played inside a defense).
+    pub wf_defense: IdSet,
+    /// Wound/Fatigue cards with a negative action-point modifier (played on their own).
+    pub wf_points: IdSet,
+    /// Per card id, bit `k` set when option `k` puts a Persistent card or an Ally in play.
+    pub persistent: [u8; 256],
+    /// Per card id, bit `k` set when option `k` is an Ally.
+    pub ally: [u8; 256],
+    /// The largest Response card value (0 without Response cards).
+    pub max_response: u8,
+}
+
+impl CardIndex {
+    /// The index of `cards` (ids are positions; at most 255 cards, [`NO_CARD`] excluded) and
+    /// the Response Deck `response`.
+    pub fn new(cards: &[Card], response: &[Response]) -> CardIndex {
+        let mut ix = CardIndex {
+            wf: [0; 4],
+            wounds: [0; 4],
+            attack: [0; 4],
+            play: [0; 4],
+            defend: [0; 4],
+            wf_attack: [0; 4],
+            wf_defense: [0; 4],
+            wf_points: [0; 4],
+            persistent: [0; 256],
+            ally: [0; 256],
+            max_response: response.iter().map(|r| r.value).max().unwrap_or(0),
+        };
+        for (id, card) in cards.iter().enumerate().take(NO_CARD as usize) {
+            let add = |set: &mut IdSet| set[id >> 6] |= 1 << (id & 63);
+            if card.kind != CardKind::Hero {
+                add(&mut ix.wf);
+                if card.kind == CardKind::Wound {
+                    add(&mut ix.wounds);
+                }
+                if card.mods.attack != 0 {
+                    add(&mut ix.wf_attack);
+                }
+                if card.mods.defense != 0 {
+                    add(&mut ix.wf_defense);
+                }
+                if card.mods.points < 0 {
+                    add(&mut ix.wf_points);
+                }
+                continue;
+            }
+            for (k, o) in card.opts.iter().enumerate().take(8) {
+                match o.act {
+                    ActType::Attack => add(&mut ix.attack),
+                    ActType::Points | ActType::Special => add(&mut ix.play),
+                    ActType::Defense => add(&mut ix.defend),
+                    ActType::Reaction if o.timing == Timing::EnemyAttack => add(&mut ix.defend),
+                    ActType::Reaction => {}
+                }
+                for e in o.effects.iter().flatten() {
+                    match e {
+                        Effect::Persistent { .. } => ix.persistent[id] |= 1 << k,
+                        Effect::Ally { .. } => {
+                            ix.persistent[id] |= 1 << k;
+                            ix.ally[id] |= 1 << k;
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        ix
+    }
 }
 
 /// The embedded default content file.
