@@ -18,9 +18,7 @@
 //!   enemy slot; redirect: `Redirect` (none first, then allies); equip: `Equip` (none first,
 //!   then heroes); side: `Side` standard then alternate.
 
-use super::content::{
-    ActType, IdSet, NO_CARD, TerrainKind, Timing, has_id, id_and, id_and_not, id_empty,
-};
+use super::content::{ActType, IdSet, IdSets, Ids, NO_CARD, TerrainKind, Timing, has_id};
 use super::state::{Beyond, MAX_COMMIT, MAX_ENEMIES, Pending, Phase, TERRAIN_TARGET};
 
 /// One team decision. `Copy`, 5 bytes.
@@ -185,15 +183,8 @@ pub enum BeyondAction {
 
 /// Calls `f` once per card id in the 256-bit set `set`, ascending.
 #[inline]
-pub fn for_each_id(set: IdSet, mut f: impl FnMut(u8)) {
-    for (w, &word) in set.iter().enumerate() {
-        let mut bits = word;
-        while bits != 0 {
-            let b = bits.trailing_zeros();
-            bits &= bits - 1;
-            f((w as u32 * 64 + b) as u8);
-        }
-    }
+pub fn for_each_id(set: IdSet, f: impl FnMut(u8)) {
+    set.for_each(f);
 }
 
 /// The most new actions in one Hero Phase: `10 + 10 × heroes` (CONTENT.md, "Action cap").
@@ -205,7 +196,7 @@ impl Beyond {
     /// Whether `card` is a Wound or Fatigue card.
     #[inline]
     pub fn is_wf(&self, card: u8) -> bool {
-        has_id(&self.content.index.wf, card)
+        has_id(&self.content.index.wide.wf, card)
     }
 
     /// Calls `f` once per distinct card id in `hero`'s hand, ascending.
@@ -222,6 +213,16 @@ impl Beyond {
             seen[(c >> 6) as usize] |= 1 << (c & 63);
         }
         seen
+    }
+
+    /// The card ids in `hero`'s hand, in the set type `S`.
+    #[inline]
+    fn hand_ids<S: Ids>(&self, hero: usize) -> S {
+        let mut set = S::EMPTY;
+        for &c in self.heroes[hero].hand.as_slice() {
+            set = set.with(c);
+        }
+        set
     }
 
     /// Whether `hero` may affect enemy slot `e` with a card of range `range` (Range: range 1
@@ -260,12 +261,19 @@ impl Beyond {
     /// [`CardIndex`](super::content::CardIndex) sets of cards that can be offered at all), so
     /// the order is the ascending card-id order of the module docs.
     pub fn legal(&self, out: &mut Vec<BeyondAction>) {
+        match &self.content.index.narrow {
+            Some(sets) => self.legal_with(sets, out),
+            None => self.legal_with(&self.content.index.wide, out),
+        }
+    }
+
+    /// [`Self::legal`] with the card-id sets `ix` (one word or four: the same list).
+    fn legal_with<S: Ids>(&self, ix: &IdSets<S>, out: &mut Vec<BeyondAction>) {
         out.clear();
         if self.result != 0 {
             return;
         }
         let c = self.content;
-        let ix = &c.index;
         let n = self.n_heroes as usize;
         match self.pending {
             Pending::None => {
@@ -278,7 +286,7 @@ impl Beyond {
                 }
                 let cx = self.hero_phase_cx();
                 for h in 0..n {
-                    self.hero_actions(h, &cx, out);
+                    self.hero_actions(h, &cx, ix, out);
                 }
             }
             Pending::Attack => {
@@ -292,12 +300,12 @@ impl Beyond {
                     // Hero cards with an Attack option; the initiator's Wound/Fatigue attack
                     // modifiers too.
                     let offered = if h == init {
-                        id_or(ix.attack, ix.wf_attack)
+                        ix.attack.or(ix.wf_attack)
                     } else {
                         ix.attack
                     };
-                    for_each_id(id_and(self.hand_set(h), offered), |card| {
-                        if has_id(&ix.wf, card) {
+                    self.hand_ids::<S>(h).and(offered).for_each(|card| {
+                        if ix.wf.has(card) {
                             out.push(BeyondAction::AddCard {
                                 hero: h as u8,
                                 card,
@@ -330,9 +338,11 @@ impl Beyond {
                 if count > 0 {
                     out.push(BeyondAction::CycleDone);
                 }
-                for_each_id(id_and_not(self.hand_set(hero as usize), ix.wf), |card| {
-                    out.push(BeyondAction::CycleCard { card });
-                });
+                self.hand_ids::<S>(hero as usize)
+                    .and_not(ix.wf)
+                    .for_each(|card| {
+                        out.push(BeyondAction::CycleCard { card });
+                    });
                 if out.is_empty() {
                     out.push(BeyondAction::CycleDone);
                 }
@@ -362,12 +372,12 @@ impl Beyond {
                     // Hero cards with a Defense option or an enemy-attack Reaction; the
                     // defender's Wound/Fatigue defense modifiers too.
                     let offered = if h == dh {
-                        id_or(ix.defend, ix.wf_defense)
+                        ix.defend.or(ix.wf_defense)
                     } else {
                         ix.defend
                     };
-                    for_each_id(id_and(self.hand_set(h), offered), |card| {
-                        if has_id(&ix.wf, card) {
+                    self.hand_ids::<S>(h).and(offered).for_each(|card| {
+                        if ix.wf.has(card) {
                             out.push(BeyondAction::Defend {
                                 hero: h as u8,
                                 card,
@@ -391,9 +401,11 @@ impl Beyond {
                 }
             }
             Pending::Intimidate { hero, .. } => {
-                for_each_id(id_and_not(self.hand_set(hero as usize), ix.wf), |card| {
-                    out.push(BeyondAction::Discard { card });
-                });
+                self.hand_ids::<S>(hero as usize)
+                    .and_not(ix.wf)
+                    .for_each(|card| {
+                        out.push(BeyondAction::Discard { card });
+                    });
                 for (i, p) in self.heroes[hero as usize].persist.iter().enumerate() {
                     if p.card != NO_CARD {
                         out.push(BeyondAction::DiscardPersistent { slot: i as u8 });
@@ -401,9 +413,11 @@ impl Beyond {
                 }
             }
             Pending::DiscardDown { hero } => {
-                for_each_id(id_and_not(self.hand_set(hero as usize), ix.wf), |card| {
-                    out.push(BeyondAction::Discard { card });
-                });
+                self.hand_ids::<S>(hero as usize)
+                    .and_not(ix.wf)
+                    .for_each(|card| {
+                        out.push(BeyondAction::Discard { card });
+                    });
             }
             Pending::PickTarget { tied } => {
                 for h in 0..n {
@@ -474,21 +488,26 @@ impl Beyond {
         }
     }
 
-    fn hero_actions(&self, h: usize, cx: &HeroPhaseCx, out: &mut Vec<BeyondAction>) {
+    fn hero_actions<S: Ids>(
+        &self,
+        h: usize,
+        cx: &HeroPhaseCx,
+        ix: &IdSets<S>,
+        out: &mut Vec<BeyondAction>,
+    ) {
         let c = self.content;
-        let ix = &c.index;
         let n = self.n_heroes as usize;
         let hs = &self.heroes[h];
         let board = &c.heroes[hs.hero as usize].boards[hs.side as usize];
         let pts = hs.points;
         let hu = h as u8;
-        let hand = self.hand_set(h);
-        let discardable = id_and_not(hand, ix.wf);
+        let hand: S = self.hand_ids(h);
+        let discardable = hand.and_not(ix.wf);
         // The enemies in the hero's area (range 1 reaches them alone).
         let in_area = cx.in_area[h];
         let engaged = in_area != 0;
         // Attacks.
-        for_each_id(id_and(hand, ix.attack), |card| {
+        hand.and(ix.attack).for_each(|card| {
             for (k, o) in c.cards[card as usize].opts.iter().enumerate() {
                 if o.act != ActType::Attack {
                     continue;
@@ -519,36 +538,30 @@ impl Beyond {
             }
         });
         // Points and Special options.
-        for_each_id(id_and(hand, ix.play), |card| {
-            let persistent = ix.persistent[card as usize];
+        hand.and(ix.play).for_each(|card| {
+            let persistent = c.index.persistent[card as usize];
             for (k, o) in c.cards[card as usize].opts.iter().enumerate() {
                 if !matches!(o.act, ActType::Points | ActType::Special) || o.cost > pts {
                     continue;
                 }
-                // A Persistent card or Ally needs a free slot in the target Hero Area.
-                let full = if persistent & (1 << k) != 0 {
-                    cx.persist_full
-                } else {
-                    0
-                };
-                for t in 0..n {
-                    if t != h && o.range < 2 {
-                        continue;
-                    }
-                    if full & (1 << t) != 0 {
-                        continue;
-                    }
+                // Range 1: the hero alone; a Persistent card or Ally needs a free slot in the
+                // target Hero Area.
+                let mut targets = if o.range >= 2 { cx.heroes } else { 1 << h };
+                if persistent & (1 << k) != 0 {
+                    targets &= !cx.persist_full;
+                }
+                for_each_bit(targets as u32, |t| {
                     out.push(BeyondAction::Play {
                         hero: hu,
                         card,
                         opt: k as u8,
-                        target: t as u8,
+                        target: t,
                     });
-                }
+                });
             }
         });
         // Wound/Fatigue action-point cards on their own.
-        for_each_id(id_and(hand, ix.wf_points), |card| {
+        hand.and(ix.wf_points).for_each(|card| {
             let m = c.cards[card as usize].mods;
             if pts as i8 >= -m.points {
                 out.push(BeyondAction::WoundPoints { hero: hu, card });
@@ -557,20 +570,24 @@ impl Beyond {
         if pts >= board.draw_cost {
             out.push(BeyondAction::Draw { hero: hu });
         }
-        if pts >= board.cycle_cost && !id_empty(&discardable) {
+        if pts >= board.cycle_cost && !discardable.is_empty() {
             out.push(BeyondAction::Cycle { hero: hu });
         }
         if pts < c.max_points || board.discard_points == 0 {
-            for_each_id(discardable, |card| {
+            discardable.for_each(|card| {
                 out.push(BeyondAction::DiscardForPoints { hero: hu, card });
             });
         }
         let mut affordable = 0u16;
-        for_each_bit(cx.alive as u32, |e| {
-            if cx.engage_cost[e as usize] <= pts {
-                affordable |= 1 << e;
-            }
-        });
+        if pts >= cx.max_engage_cost {
+            affordable = cx.alive;
+        } else {
+            for_each_bit(cx.alive as u32, |e| {
+                if cx.engage_cost[e as usize] <= pts {
+                    affordable |= 1 << e;
+                }
+            });
+        }
         for_each_bit((affordable & !in_area) as u32, |e| {
             out.push(BeyondAction::Engage { hero: hu, enemy: e });
         });
@@ -581,7 +598,7 @@ impl Beyond {
             // Amounts that can never open (at most the value) or that spend more than any
             // Response card could need are dominated and not offered (CONTENT.md, "Spending on
             // terrain").
-            let max_resp = ix.max_response;
+            let max_resp = c.index.max_response;
             for (t, &tk) in self.terrain.as_slice().iter().enumerate() {
                 let value = self.per(c.terrain[tk as usize].points);
                 for p in value.saturating_add(1)..=pts.min(value.saturating_add(1 + max_resp)) {
@@ -619,14 +636,17 @@ impl Beyond {
         let mut cx = HeroPhaseCx {
             alive: 0,
             in_area: [0; 4],
+            heroes: (1 << self.n_heroes) - 1,
             persist_full: 0,
             engage_cost: [0; MAX_ENEMIES],
+            max_engage_cost: 0,
             doors: 0,
         };
         for (e, en) in self.enemies.iter().enumerate() {
             if en.alive() {
                 cx.alive |= 1 << e;
                 cx.engage_cost[e] = self.engage_cost(e);
+                cx.max_engage_cost = cx.max_engage_cost.max(cx.engage_cost[e]);
                 if let Some(area) = cx.in_area.get_mut(en.area as usize) {
                     *area |= 1 << e;
                 }
@@ -656,19 +676,87 @@ fn for_each_bit(mut bits: u32, mut f: impl FnMut(u8)) {
     }
 }
 
-/// The ids in `a` or `b`.
-#[inline]
-const fn id_or(a: IdSet, b: IdSet) -> IdSet {
-    [a[0] | b[0], a[1] | b[1], a[2] | b[2], a[3] | b[3]]
-}
-
 /// The shared part of the Hero Phase's legal list, as bit masks: alive enemy slots, the alive
-/// enemies in each Hero Area, heroes without a free persistent slot, the Doors and Portcullises
-/// among the terrain in play (by Quest Area index); and the engagement costs.
+/// enemies in each Hero Area, every hero, heroes without a free persistent slot, the Doors and
+/// Portcullises among the terrain in play (by Quest Area index); and the engagement costs and
+/// their largest.
 struct HeroPhaseCx {
     alive: u16,
     in_area: [u16; 4],
+    heroes: u8,
     persist_full: u8,
     engage_cost: [u8; MAX_ENEMIES],
+    max_engage_cost: u8,
     doors: u8,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{AxisValue, Game, GameRng, SetupValues, below};
+    use crate::games::beyond::BeyondSetup;
+    use crate::games::beyond::content::{CardKind, builtin};
+    use rand::SeedableRng;
+
+    /// The shipped content (under 64 cards) takes the one-word path; the four-word sets any
+    /// content can use must give the same list in every state random play reaches, on every
+    /// scenario with 1-4 heroes.
+    #[test]
+    fn one_word_and_four_word_card_sets_give_the_same_legal_lists() {
+        let content = builtin();
+        let narrow = content.index.narrow.as_ref().expect("under 64 cards");
+        let (mut one, mut four) = (Vec::new(), Vec::new());
+        let mut states = 0;
+        for scenario in &content.scenarios {
+            for heroes in 1..=4 {
+                let mut v = SetupValues::new();
+                v.insert("scenario".into(), AxisValue::Name(scenario.name.clone()));
+                v.insert("heroes".into(), AxisValue::Int(heroes));
+                let setup = BeyondSetup::resolve(&v).expect("a shipped setup");
+                for seed in 0..4 {
+                    let mut rng = GameRng::seed_from_u64(seed);
+                    let mut g = Beyond::new_game(&setup, &mut rng);
+                    while g.outcome().is_none() {
+                        g.legal_with(narrow, &mut one);
+                        g.legal_with(&content.index.wide, &mut four);
+                        assert_eq!(one, four, "{} heroes, seed {seed}", heroes);
+                        states += 1;
+                        let pick = one[below(&mut rng, one.len() as u32) as usize];
+                        g.apply(pick, &mut rng);
+                    }
+                }
+            }
+        }
+        assert!(states > 5_000, "only {states} states");
+    }
+
+    /// The index restates the cards: Wound/Fatigue membership, Attack options, Allies.
+    #[test]
+    fn card_index_restates_the_cards() {
+        let content = builtin();
+        let ix = &content.index;
+        let mut allies = 0;
+        for (id, card) in content.cards.iter().enumerate() {
+            let id = id as u8;
+            assert_eq!(
+                has_id(&ix.wide.wf, id),
+                card.kind != CardKind::Hero,
+                "{}",
+                card.name
+            );
+            let attack = card.opts.iter().any(|o| o.act == ActType::Attack);
+            assert_eq!(ix.wide.attack.has(id), attack, "{}", card.name);
+            for k in 0..card.opts.len() as u8 {
+                let ally = card.opts[k as usize]
+                    .effects
+                    .iter()
+                    .flatten()
+                    .any(|e| matches!(e, super::super::content::Effect::Ally { .. }));
+                assert_eq!(ix.ally[id as usize] >> k & 1 != 0, ally, "{}", card.name);
+                allies += ally as u32;
+            }
+        }
+        assert!(allies > 0, "the shipped content has an Ally");
+        assert!(ix.max_response > 0);
+    }
 }

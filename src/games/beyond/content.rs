@@ -518,22 +518,138 @@ pub const fn has_id(set: &IdSet, id: u8) -> bool {
     set[(id >> 6) as usize] & (1 << (id & 63)) != 0
 }
 
-/// The ids in both `a` and `b`.
-#[inline]
-pub const fn id_and(a: IdSet, b: IdSet) -> IdSet {
-    [a[0] & b[0], a[1] & b[1], a[2] & b[2], a[3] & b[3]]
+/// A set of card ids as a bit mask: [`IdSet`] for any content, or one `u64` when every card id
+/// is below 64 (the shipped content; [`CardIndex::narrow`]). Iteration is by ascending id.
+pub trait Ids: Copy {
+    /// The empty set.
+    const EMPTY: Self;
+    /// The set with `id` added (`id` below the set's width).
+    fn with(self, id: u8) -> Self;
+    /// Whether `id` is in the set.
+    fn has(self, id: u8) -> bool;
+    /// The ids in both sets.
+    fn and(self, other: Self) -> Self;
+    /// The ids in either set.
+    fn or(self, other: Self) -> Self;
+    /// The ids in `self` but not in `other`.
+    fn and_not(self, other: Self) -> Self;
+    /// Whether the set is empty.
+    fn is_empty(self) -> bool;
+    /// Calls `f` once per id, ascending.
+    fn for_each(self, f: impl FnMut(u8));
 }
 
-/// The ids in `a` but not in `b`.
-#[inline]
-pub const fn id_and_not(a: IdSet, b: IdSet) -> IdSet {
-    [a[0] & !b[0], a[1] & !b[1], a[2] & !b[2], a[3] & !b[3]]
+impl Ids for u64 {
+    const EMPTY: Self = 0;
+    #[inline]
+    fn with(self, id: u8) -> Self {
+        self | 1 << (id & 63)
+    }
+    #[inline]
+    fn has(self, id: u8) -> bool {
+        id < 64 && self & (1 << id) != 0
+    }
+    #[inline]
+    fn and(self, other: Self) -> Self {
+        self & other
+    }
+    #[inline]
+    fn or(self, other: Self) -> Self {
+        self | other
+    }
+    #[inline]
+    fn and_not(self, other: Self) -> Self {
+        self & !other
+    }
+    #[inline]
+    fn is_empty(self) -> bool {
+        self == 0
+    }
+    #[inline]
+    fn for_each(self, mut f: impl FnMut(u8)) {
+        let mut bits = self;
+        while bits != 0 {
+            let b = bits.trailing_zeros();
+            bits &= bits - 1;
+            f(b as u8);
+        }
+    }
 }
 
-/// Whether `set` is empty.
-#[inline]
-pub const fn id_empty(set: &IdSet) -> bool {
-    set[0] | set[1] | set[2] | set[3] == 0
+impl Ids for IdSet {
+    const EMPTY: Self = [0; 4];
+    #[inline]
+    fn with(mut self, id: u8) -> Self {
+        self[(id >> 6) as usize] |= 1 << (id & 63);
+        self
+    }
+    #[inline]
+    fn has(self, id: u8) -> bool {
+        has_id(&self, id)
+    }
+    #[inline]
+    fn and(self, b: Self) -> Self {
+        [
+            self[0] & b[0],
+            self[1] & b[1],
+            self[2] & b[2],
+            self[3] & b[3],
+        ]
+    }
+    #[inline]
+    fn or(self, b: Self) -> Self {
+        [
+            self[0] | b[0],
+            self[1] | b[1],
+            self[2] | b[2],
+            self[3] | b[3],
+        ]
+    }
+    #[inline]
+    fn and_not(self, b: Self) -> Self {
+        [
+            self[0] & !b[0],
+            self[1] & !b[1],
+            self[2] & !b[2],
+            self[3] & !b[3],
+        ]
+    }
+    #[inline]
+    fn is_empty(self) -> bool {
+        self[0] | self[1] | self[2] | self[3] == 0
+    }
+    #[inline]
+    fn for_each(self, mut f: impl FnMut(u8)) {
+        for (w, &word) in self.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let b = bits.trailing_zeros();
+                bits &= bits - 1;
+                f((w as u32 * 64 + b) as u8);
+            }
+        }
+    }
+}
+
+/// The card-id sets of a [`CardIndex`], in one set type.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct IdSets<S> {
+    /// Wound and Fatigue cards ([`CardKind`] not `Hero`).
+    pub wf: S,
+    /// Wound cards.
+    pub wounds: S,
+    /// Hero cards with an Attack option.
+    pub attack: S,
+    /// Hero cards with a Points or Special option.
+    pub play: S,
+    /// Hero cards with a Defense option or an enemy-attack Reaction.
+    pub defend: S,
+    /// Wound/Fatigue cards with an attack modifier (played inside an attack).
+    pub wf_attack: S,
+    /// Wound/Fatigue cards with a defense modifier (played inside a defense).
+    pub wf_defense: S,
+    /// Wound/Fatigue cards with a negative action-point modifier (played on their own).
+    pub wf_points: S,
 }
 
 /// What the legal list asks of the cards on every call, computed once from [`Content::cards`]
@@ -542,22 +658,10 @@ pub const fn id_empty(set: &IdSet) -> bool {
 /// rebuilds it with the content.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CardIndex {
-    /// Wound and Fatigue cards ([`CardKind`] not `Hero`).
-    pub wf: IdSet,
-    /// Wound cards.
-    pub wounds: IdSet,
-    /// Hero cards with an Attack option.
-    pub attack: IdSet,
-    /// Hero cards with a Points or Special option.
-    pub play: IdSet,
-    /// Hero cards with a Defense option or an enemy-attack Reaction.
-    pub defend: IdSet,
-    /// Wound/Fatigue cards with an attack modifier (played inside an attack).
-    pub wf_attack: IdSet,
-    /// Wound/Fatigue cards with a defense modifier (played inside a defense).
-    pub wf_defense: IdSet,
-    /// Wound/Fatigue cards with a negative action-point modifier (played on their own).
-    pub wf_points: IdSet,
+    /// The sets over every card id.
+    pub wide: IdSets<IdSet>,
+    /// The same sets as single words, when every card id is below 64 (else `None`).
+    pub narrow: Option<IdSets<u64>>,
     /// Per card id, bit `k` set when option `k` puts a Persistent card or an Ally in play.
     pub persistent: [u8; 256],
     /// Per card id, bit `k` set when option `k` is an Ally.
@@ -570,58 +674,74 @@ impl CardIndex {
     /// The index of `cards` (ids are positions; at most 255 cards, [`NO_CARD`] excluded) and
     /// the Response Deck `response`.
     pub fn new(cards: &[Card], response: &[Response]) -> CardIndex {
-        let mut ix = CardIndex {
-            wf: [0; 4],
-            wounds: [0; 4],
-            attack: [0; 4],
-            play: [0; 4],
-            defend: [0; 4],
-            wf_attack: [0; 4],
-            wf_defense: [0; 4],
-            wf_points: [0; 4],
-            persistent: [0; 256],
-            ally: [0; 256],
-            max_response: response.iter().map(|r| r.value).max().unwrap_or(0),
+        let mut sets = IdSets {
+            wf: IdSet::EMPTY,
+            wounds: IdSet::EMPTY,
+            attack: IdSet::EMPTY,
+            play: IdSet::EMPTY,
+            defend: IdSet::EMPTY,
+            wf_attack: IdSet::EMPTY,
+            wf_defense: IdSet::EMPTY,
+            wf_points: IdSet::EMPTY,
         };
+        let mut persistent = [0u8; 256];
+        let mut ally = [0u8; 256];
         for (id, card) in cards.iter().enumerate().take(NO_CARD as usize) {
-            let add = |set: &mut IdSet| set[id >> 6] |= 1 << (id & 63);
+            let id8 = id as u8;
+            let add = |set: &mut IdSet| *set = set.with(id8);
             if card.kind != CardKind::Hero {
-                add(&mut ix.wf);
+                add(&mut sets.wf);
                 if card.kind == CardKind::Wound {
-                    add(&mut ix.wounds);
+                    add(&mut sets.wounds);
                 }
                 if card.mods.attack != 0 {
-                    add(&mut ix.wf_attack);
+                    add(&mut sets.wf_attack);
                 }
                 if card.mods.defense != 0 {
-                    add(&mut ix.wf_defense);
+                    add(&mut sets.wf_defense);
                 }
                 if card.mods.points < 0 {
-                    add(&mut ix.wf_points);
+                    add(&mut sets.wf_points);
                 }
                 continue;
             }
             for (k, o) in card.opts.iter().enumerate().take(8) {
                 match o.act {
-                    ActType::Attack => add(&mut ix.attack),
-                    ActType::Points | ActType::Special => add(&mut ix.play),
-                    ActType::Defense => add(&mut ix.defend),
-                    ActType::Reaction if o.timing == Timing::EnemyAttack => add(&mut ix.defend),
+                    ActType::Attack => add(&mut sets.attack),
+                    ActType::Points | ActType::Special => add(&mut sets.play),
+                    ActType::Defense => add(&mut sets.defend),
+                    ActType::Reaction if o.timing == Timing::EnemyAttack => add(&mut sets.defend),
                     ActType::Reaction => {}
                 }
                 for e in o.effects.iter().flatten() {
                     match e {
-                        Effect::Persistent { .. } => ix.persistent[id] |= 1 << k,
+                        Effect::Persistent { .. } => persistent[id] |= 1 << k,
                         Effect::Ally { .. } => {
-                            ix.persistent[id] |= 1 << k;
-                            ix.ally[id] |= 1 << k;
+                            persistent[id] |= 1 << k;
+                            ally[id] |= 1 << k;
                         }
                         _ => {}
                     }
                 }
             }
         }
-        ix
+        let narrow = (cards.len() <= 64).then(|| IdSets {
+            wf: sets.wf[0],
+            wounds: sets.wounds[0],
+            attack: sets.attack[0],
+            play: sets.play[0],
+            defend: sets.defend[0],
+            wf_attack: sets.wf_attack[0],
+            wf_defense: sets.wf_defense[0],
+            wf_points: sets.wf_points[0],
+        });
+        CardIndex {
+            wide: sets,
+            narrow,
+            persistent,
+            ally,
+            max_response: response.iter().map(|r| r.value).max().unwrap_or(0),
+        }
     }
 }
 

@@ -1397,7 +1397,7 @@ impl Beyond {
             let hand = self.heroes[h].hand.as_slice();
             let wounds = hand
                 .iter()
-                .filter(|&&c| has_id(&self.content.index.wounds, c))
+                .filter(|&&c| has_id(&self.content.index.wide.wounds, c))
                 .count() as i8;
             (engaged[h], hand.len() as u8, -wounds)
         })
