@@ -18,7 +18,7 @@
 //!   enemy slot; redirect: `Redirect` (none first, then allies); equip: `Equip` (none first,
 //!   then heroes); side: `Side` standard then alternate.
 
-use super::content::{ActType, CardKind, NO_CARD, TerrainKind, Timing};
+use super::content::{ActType, IdSet, IdSets, Ids, NO_CARD, TerrainKind, Timing, has_id};
 use super::state::{Beyond, MAX_COMMIT, MAX_ENEMIES, Pending, Phase, TERRAIN_TARGET};
 
 /// One team decision. `Copy`, 5 bytes.
@@ -183,15 +183,8 @@ pub enum BeyondAction {
 
 /// Calls `f` once per card id in the 256-bit set `set`, ascending.
 #[inline]
-pub fn for_each_id(set: [u64; 4], mut f: impl FnMut(u8)) {
-    for (w, &word) in set.iter().enumerate() {
-        let mut bits = word;
-        while bits != 0 {
-            let b = bits.trailing_zeros();
-            bits &= bits - 1;
-            f((w as u32 * 64 + b) as u8);
-        }
-    }
+pub fn for_each_id(set: IdSet, f: impl FnMut(u8)) {
+    set.for_each(f);
 }
 
 /// The most new actions in one Hero Phase: `10 + 10 × heroes` (CONTENT.md, "Action cap").
@@ -203,7 +196,7 @@ impl Beyond {
     /// Whether `card` is a Wound or Fatigue card.
     #[inline]
     pub fn is_wf(&self, card: u8) -> bool {
-        self.content.cards[card as usize].kind != CardKind::Hero
+        has_id(&self.content.index.wide.wf, card)
     }
 
     /// Calls `f` once per distinct card id in `hero`'s hand, ascending.
@@ -214,12 +207,22 @@ impl Beyond {
 
     /// The set of card ids in `hero`'s hand, as a 256-bit mask (bit `id` of word `id / 64`).
     #[inline]
-    pub fn hand_set(&self, hero: usize) -> [u64; 4] {
+    pub fn hand_set(&self, hero: usize) -> IdSet {
         let mut seen = [0u64; 4];
         for &c in self.heroes[hero].hand.as_slice() {
             seen[(c >> 6) as usize] |= 1 << (c & 63);
         }
         seen
+    }
+
+    /// The card ids in `hero`'s hand, in the set type `S`.
+    #[inline]
+    fn hand_ids<S: Ids>(&self, hero: usize) -> S {
+        let mut set = S::EMPTY;
+        for &c in self.heroes[hero].hand.as_slice() {
+            set = set.with(c);
+        }
+        set
     }
 
     /// Whether `hero` may affect enemy slot `e` with a card of range `range` (Range: range 1
@@ -253,7 +256,19 @@ impl Beyond {
     }
 
     /// Writes the legal actions (see the module docs for the order).
+    ///
+    /// Hand cards are visited through id sets (the hand's, intersected with the content's
+    /// [`CardIndex`](super::content::CardIndex) sets of cards that can be offered at all), so
+    /// the order is the ascending card-id order of the module docs.
     pub fn legal(&self, out: &mut Vec<BeyondAction>) {
+        match &self.content.index.narrow {
+            Some(sets) => self.legal_with(sets, out),
+            None => self.legal_with(&self.content.index.wide, out),
+        }
+    }
+
+    /// [`Self::legal`] with the card-id sets `ix` (one word or four: the same list).
+    fn legal_with<S: Ids>(&self, ix: &IdSets<S>, out: &mut Vec<BeyondAction>) {
         out.clear();
         if self.result != 0 {
             return;
@@ -271,7 +286,7 @@ impl Beyond {
                 }
                 let cx = self.hero_phase_cx();
                 for h in 0..n {
-                    self.hero_actions(h, &cx, out);
+                    self.hero_actions(h, &cx, ix, out);
                 }
             }
             Pending::Attack => {
@@ -282,19 +297,23 @@ impl Beyond {
                 let init = self.attack.hero as usize;
                 for h in 0..n {
                     let pts = self.heroes[h].points;
-                    self.distinct_hand(h, |card| {
-                        let cd = &c.cards[card as usize];
-                        if cd.kind != CardKind::Hero {
-                            if h == init && cd.mods.attack != 0 {
-                                out.push(BeyondAction::AddCard {
-                                    hero: h as u8,
-                                    card,
-                                    opt: 0,
-                                });
-                            }
+                    // Hero cards with an Attack option; the initiator's Wound/Fatigue attack
+                    // modifiers too.
+                    let offered = if h == init {
+                        ix.attack.or(ix.wf_attack)
+                    } else {
+                        ix.attack
+                    };
+                    self.hand_ids::<S>(h).and(offered).for_each(|card| {
+                        if ix.wf.has(card) {
+                            out.push(BeyondAction::AddCard {
+                                hero: h as u8,
+                                card,
+                                opt: 0,
+                            });
                             return;
                         }
-                        for (k, o) in cd.opts.iter().enumerate() {
+                        for (k, o) in c.cards[card as usize].opts.iter().enumerate() {
                             if o.act != ActType::Attack {
                                 continue;
                             }
@@ -319,11 +338,11 @@ impl Beyond {
                 if count > 0 {
                     out.push(BeyondAction::CycleDone);
                 }
-                self.distinct_hand(hero as usize, |card| {
-                    if !self.is_wf(card) {
+                self.hand_ids::<S>(hero as usize)
+                    .and_not(ix.wf)
+                    .for_each(|card| {
                         out.push(BeyondAction::CycleCard { card });
-                    }
-                });
+                    });
                 if out.is_empty() {
                     out.push(BeyondAction::CycleDone);
                 }
@@ -350,19 +369,23 @@ impl Beyond {
                 }
                 for h in 0..n {
                     let pts = self.heroes[h].points;
-                    self.distinct_hand(h, |card| {
-                        let cd = &c.cards[card as usize];
-                        if cd.kind != CardKind::Hero {
-                            if h == dh && cd.mods.defense != 0 {
-                                out.push(BeyondAction::Defend {
-                                    hero: h as u8,
-                                    card,
-                                    opt: 0,
-                                });
-                            }
+                    // Hero cards with a Defense option or an enemy-attack Reaction; the
+                    // defender's Wound/Fatigue defense modifiers too.
+                    let offered = if h == dh {
+                        ix.defend.or(ix.wf_defense)
+                    } else {
+                        ix.defend
+                    };
+                    self.hand_ids::<S>(h).and(offered).for_each(|card| {
+                        if ix.wf.has(card) {
+                            out.push(BeyondAction::Defend {
+                                hero: h as u8,
+                                card,
+                                opt: 0,
+                            });
                             return;
                         }
-                        for (k, o) in cd.opts.iter().enumerate() {
+                        for (k, o) in c.cards[card as usize].opts.iter().enumerate() {
                             let ok = o.act == ActType::Defense
                                 || (o.act == ActType::Reaction && o.timing == Timing::EnemyAttack);
                             if !ok || o.cost > pts || (h != dh && o.range < 2) {
@@ -378,11 +401,11 @@ impl Beyond {
                 }
             }
             Pending::Intimidate { hero, .. } => {
-                self.distinct_hand(hero as usize, |card| {
-                    if !self.is_wf(card) {
+                self.hand_ids::<S>(hero as usize)
+                    .and_not(ix.wf)
+                    .for_each(|card| {
                         out.push(BeyondAction::Discard { card });
-                    }
-                });
+                    });
                 for (i, p) in self.heroes[hero as usize].persist.iter().enumerate() {
                     if p.card != NO_CARD {
                         out.push(BeyondAction::DiscardPersistent { slot: i as u8 });
@@ -390,11 +413,11 @@ impl Beyond {
                 }
             }
             Pending::DiscardDown { hero } => {
-                self.distinct_hand(hero as usize, |card| {
-                    if !self.is_wf(card) {
+                self.hand_ids::<S>(hero as usize)
+                    .and_not(ix.wf)
+                    .for_each(|card| {
                         out.push(BeyondAction::Discard { card });
-                    }
-                });
+                    });
             }
             Pending::PickTarget { tied } => {
                 for h in 0..n {
@@ -434,16 +457,11 @@ impl Beyond {
     }
 
     /// Whether a card option played with `opt` is an Ally.
+    #[inline]
     pub fn is_ally(&self, card: u8, opt: u8) -> bool {
-        self.content.cards[card as usize]
-            .opts
-            .get(opt as usize)
-            .is_some_and(|o| {
-                o.effects
-                    .iter()
-                    .flatten()
-                    .any(|e| matches!(e, super::content::Effect::Ally { .. }))
-            })
+        self.content.index.ally[card as usize]
+            .checked_shr(opt as u32)
+            .is_some_and(|bits| bits & 1 != 0)
     }
 
     /// Whether hero `h` meets `item`'s class and alignment requirements.
@@ -470,19 +488,27 @@ impl Beyond {
         }
     }
 
-    fn hero_actions(&self, h: usize, cx: &HeroPhaseCx, out: &mut Vec<BeyondAction>) {
+    fn hero_actions<S: Ids>(
+        &self,
+        h: usize,
+        cx: &HeroPhaseCx,
+        ix: &IdSets<S>,
+        out: &mut Vec<BeyondAction>,
+    ) {
         let c = self.content;
         let n = self.n_heroes as usize;
         let hs = &self.heroes[h];
         let board = &c.heroes[hs.hero as usize].boards[hs.side as usize];
         let pts = hs.points;
         let hu = h as u8;
-        let hand = self.hand_set(h);
-        let engaged = cx.engaged & (1 << h) != 0;
+        let hand: S = self.hand_ids(h);
+        let discardable = hand.and_not(ix.wf);
+        // The enemies in the hero's area (range 1 reaches them alone).
+        let in_area = cx.in_area[h];
+        let engaged = in_area != 0;
         // Attacks.
-        for_each_id(hand, |card| {
-            let cd = &c.cards[card as usize];
-            for (k, o) in cd.opts.iter().enumerate() {
+        hand.and(ix.attack).for_each(|card| {
+            for (k, o) in c.cards[card as usize].opts.iter().enumerate() {
                 if o.act != ActType::Attack {
                     continue;
                 }
@@ -490,111 +516,89 @@ impl Beyond {
                 if p > pts {
                     continue;
                 }
-                let mut alive = cx.alive;
-                while alive != 0 {
-                    let e = alive.trailing_zeros() as usize;
-                    alive &= alive - 1;
-                    if self.reaches_enemy(h, e, o.range) {
+                let targets = if o.range >= 2 { cx.alive } else { in_area };
+                for_each_bit(targets as u32, |e| {
+                    out.push(BeyondAction::Attack {
+                        hero: hu,
+                        card,
+                        opt: k as u8,
+                        target: e,
+                    });
+                });
+                if o.range >= 2 || !engaged {
+                    for_each_bit(cx.doors as u32, |t| {
                         out.push(BeyondAction::Attack {
                             hero: hu,
                             card,
                             opt: k as u8,
-                            target: e as u8,
+                            target: TERRAIN_TARGET + t,
                         });
-                    }
-                }
-                if o.range >= 2 || !engaged {
-                    for (t, &tk) in self.terrain.as_slice().iter().enumerate() {
-                        if c.terrain[tk as usize].kind != TerrainKind::Obstacle {
-                            out.push(BeyondAction::Attack {
-                                hero: hu,
-                                card,
-                                opt: k as u8,
-                                target: TERRAIN_TARGET + t as u8,
-                            });
-                        }
-                    }
-                }
-            }
-        });
-        // Points and Special options.
-        for_each_id(hand, |card| {
-            let cd = &c.cards[card as usize];
-            for (k, o) in cd.opts.iter().enumerate() {
-                if !matches!(o.act, ActType::Points | ActType::Special) || o.cost > pts {
-                    continue;
-                }
-                let persistent = o.effects.iter().flatten().any(|e| {
-                    matches!(
-                        e,
-                        super::content::Effect::Persistent { .. }
-                            | super::content::Effect::Ally { .. }
-                    )
-                });
-                for t in 0..n {
-                    if t != h && o.range < 2 {
-                        continue;
-                    }
-                    if persistent && cx.persist_full & (1 << t) != 0 {
-                        continue;
-                    }
-                    out.push(BeyondAction::Play {
-                        hero: hu,
-                        card,
-                        opt: k as u8,
-                        target: t as u8,
                     });
                 }
             }
         });
+        // Points and Special options.
+        hand.and(ix.play).for_each(|card| {
+            let persistent = c.index.persistent[card as usize];
+            for (k, o) in c.cards[card as usize].opts.iter().enumerate() {
+                if !matches!(o.act, ActType::Points | ActType::Special) || o.cost > pts {
+                    continue;
+                }
+                // Range 1: the hero alone; a Persistent card or Ally needs a free slot in the
+                // target Hero Area.
+                let mut targets = if o.range >= 2 { cx.heroes } else { 1 << h };
+                if persistent & (1 << k) != 0 {
+                    targets &= !cx.persist_full;
+                }
+                for_each_bit(targets as u32, |t| {
+                    out.push(BeyondAction::Play {
+                        hero: hu,
+                        card,
+                        opt: k as u8,
+                        target: t,
+                    });
+                });
+            }
+        });
         // Wound/Fatigue action-point cards on their own.
-        for_each_id(hand, |card| {
+        hand.and(ix.wf_points).for_each(|card| {
             let m = c.cards[card as usize].mods;
-            if self.is_wf(card) && m.points < 0 && pts as i8 >= -m.points {
+            if pts as i8 >= -m.points {
                 out.push(BeyondAction::WoundPoints { hero: hu, card });
             }
         });
         if pts >= board.draw_cost {
             out.push(BeyondAction::Draw { hero: hu });
         }
-        let discardable = hs.hand.as_slice().iter().any(|&x| !self.is_wf(x));
-        if pts >= board.cycle_cost && discardable {
+        if pts >= board.cycle_cost && !discardable.is_empty() {
             out.push(BeyondAction::Cycle { hero: hu });
         }
         if pts < c.max_points || board.discard_points == 0 {
-            for_each_id(hand, |card| {
-                if !self.is_wf(card) {
-                    out.push(BeyondAction::DiscardForPoints { hero: hu, card });
+            discardable.for_each(|card| {
+                out.push(BeyondAction::DiscardForPoints { hero: hu, card });
+            });
+        }
+        let mut affordable = 0u16;
+        if pts >= cx.max_engage_cost {
+            affordable = cx.alive;
+        } else {
+            for_each_bit(cx.alive as u32, |e| {
+                if cx.engage_cost[e as usize] <= pts {
+                    affordable |= 1 << e;
                 }
             });
         }
-        let mut alive = cx.alive;
-        while alive != 0 {
-            let e = alive.trailing_zeros() as usize;
-            alive &= alive - 1;
-            if self.enemies[e].area != hu && cx.engage_cost[e] <= pts {
-                out.push(BeyondAction::Engage {
-                    hero: hu,
-                    enemy: e as u8,
-                });
-            }
-        }
-        let mut alive = cx.alive;
-        while alive != 0 {
-            let e = alive.trailing_zeros() as usize;
-            alive &= alive - 1;
-            if self.enemies[e].area == hu && cx.engage_cost[e] <= pts {
-                out.push(BeyondAction::Disengage {
-                    hero: hu,
-                    enemy: e as u8,
-                });
-            }
-        }
+        for_each_bit((affordable & !in_area) as u32, |e| {
+            out.push(BeyondAction::Engage { hero: hu, enemy: e });
+        });
+        for_each_bit((affordable & in_area) as u32, |e| {
+            out.push(BeyondAction::Disengage { hero: hu, enemy: e });
+        });
         if !engaged {
             // Amounts that can never open (at most the value) or that spend more than any
             // Response card could need are dominated and not offered (CONTENT.md, "Spending on
             // terrain").
-            let max_resp = cx.max_resp;
+            let max_resp = c.index.max_response;
             for (t, &tk) in self.terrain.as_slice().iter().enumerate() {
                 let value = self.per(c.terrain[tk as usize].points);
                 for p in value.saturating_add(1)..=pts.min(value.saturating_add(1 + max_resp)) {
@@ -631,17 +635,20 @@ impl Beyond {
     fn hero_phase_cx(&self) -> HeroPhaseCx {
         let mut cx = HeroPhaseCx {
             alive: 0,
-            engaged: 0,
+            in_area: [0; 4],
+            heroes: (1 << self.n_heroes) - 1,
             persist_full: 0,
             engage_cost: [0; MAX_ENEMIES],
-            max_resp: 0,
+            max_engage_cost: 0,
+            doors: 0,
         };
         for (e, en) in self.enemies.iter().enumerate() {
             if en.alive() {
                 cx.alive |= 1 << e;
                 cx.engage_cost[e] = self.engage_cost(e);
-                if (en.area as usize) < 4 {
-                    cx.engaged |= 1 << en.area;
+                cx.max_engage_cost = cx.max_engage_cost.max(cx.engage_cost[e]);
+                if let Some(area) = cx.in_area.get_mut(en.area as usize) {
+                    *area |= 1 << e;
                 }
             }
         }
@@ -650,26 +657,106 @@ impl Beyond {
                 cx.persist_full |= 1 << h;
             }
         }
-        if cx.engaged != (1u8 << self.n_heroes) - 1 && !self.terrain.is_empty() {
-            cx.max_resp = self
-                .content
-                .response
-                .iter()
-                .map(|r| r.value)
-                .max()
-                .unwrap_or(0);
+        for (t, &tk) in self.terrain.as_slice().iter().enumerate() {
+            if self.content.terrain[tk as usize].kind != TerrainKind::Obstacle {
+                cx.doors |= 1 << t;
+            }
         }
         cx
     }
 }
 
-/// The shared part of the Hero Phase's legal list: alive enemy slots and heroes with an enemy
-/// in their area (bit masks), heroes without a free persistent slot, engagement costs, the
-/// largest Response value.
+/// Calls `f` once per set bit of `bits`, ascending (bit index as `u8`).
+#[inline]
+fn for_each_bit(mut bits: u32, mut f: impl FnMut(u8)) {
+    while bits != 0 {
+        let b = bits.trailing_zeros();
+        bits &= bits - 1;
+        f(b as u8);
+    }
+}
+
+/// The shared part of the Hero Phase's legal list, as bit masks: alive enemy slots, the alive
+/// enemies in each Hero Area, every hero, heroes without a free persistent slot, the Doors and
+/// Portcullises among the terrain in play (by Quest Area index); and the engagement costs and
+/// their largest.
 struct HeroPhaseCx {
     alive: u16,
-    engaged: u8,
+    in_area: [u16; 4],
+    heroes: u8,
     persist_full: u8,
     engage_cost: [u8; MAX_ENEMIES],
-    max_resp: u8,
+    max_engage_cost: u8,
+    doors: u8,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{AxisValue, Game, GameRng, SetupValues, below};
+    use crate::games::beyond::BeyondSetup;
+    use crate::games::beyond::content::{CardKind, builtin};
+    use rand::SeedableRng;
+
+    /// The shipped content (under 64 cards) takes the one-word path; the four-word sets any
+    /// content can use must give the same list in every state random play reaches, on every
+    /// scenario with 1-4 heroes.
+    #[test]
+    fn one_word_and_four_word_card_sets_give_the_same_legal_lists() {
+        let content = builtin();
+        let narrow = content.index.narrow.as_ref().expect("under 64 cards");
+        let (mut one, mut four) = (Vec::new(), Vec::new());
+        let mut states = 0;
+        for scenario in &content.scenarios {
+            for heroes in 1..=4 {
+                let mut v = SetupValues::new();
+                v.insert("scenario".into(), AxisValue::Name(scenario.name.clone()));
+                v.insert("heroes".into(), AxisValue::Int(heroes));
+                let setup = BeyondSetup::resolve(&v).expect("a shipped setup");
+                for seed in 0..4 {
+                    let mut rng = GameRng::seed_from_u64(seed);
+                    let mut g = Beyond::new_game(&setup, &mut rng);
+                    while g.outcome().is_none() {
+                        g.legal_with(narrow, &mut one);
+                        g.legal_with(&content.index.wide, &mut four);
+                        assert_eq!(one, four, "{} heroes, seed {seed}", heroes);
+                        states += 1;
+                        let pick = one[below(&mut rng, one.len() as u32) as usize];
+                        g.apply(pick, &mut rng);
+                    }
+                }
+            }
+        }
+        assert!(states > 5_000, "only {states} states");
+    }
+
+    /// The index restates the cards: Wound/Fatigue membership, Attack options, Allies.
+    #[test]
+    fn card_index_restates_the_cards() {
+        let content = builtin();
+        let ix = &content.index;
+        let mut allies = 0;
+        for (id, card) in content.cards.iter().enumerate() {
+            let id = id as u8;
+            assert_eq!(
+                has_id(&ix.wide.wf, id),
+                card.kind != CardKind::Hero,
+                "{}",
+                card.name
+            );
+            let attack = card.opts.iter().any(|o| o.act == ActType::Attack);
+            assert_eq!(ix.wide.attack.has(id), attack, "{}", card.name);
+            for k in 0..card.opts.len() as u8 {
+                let ally = card.opts[k as usize]
+                    .effects
+                    .iter()
+                    .flatten()
+                    .any(|e| matches!(e, super::super::content::Effect::Ally { .. }));
+                assert_eq!(ix.ally[id as usize] >> k & 1 != 0, ally, "{}", card.name);
+                allies += ally as u32;
+            }
+        }
+        assert!(allies > 0, "the shipped content has an Ally");
+        assert!(ix.max_response > 0);
+    }
 }

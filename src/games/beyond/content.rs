@@ -504,6 +504,245 @@ pub struct Content {
     pub scenarios: Vec<Scenario>,
     /// Campaigns.
     pub campaigns: Vec<Campaign>,
+    /// Card-id sets and facts the legal list reads on every call, derived from `cards` and
+    /// `response` ([`CardIndex::new`]).
+    pub index: CardIndex,
+}
+
+/// A set of card ids as a 256-bit mask: bit `id % 64` of word `id / 64`.
+pub type IdSet = [u64; 4];
+
+/// Whether card id `id` is in `set`.
+#[inline]
+pub const fn has_id(set: &IdSet, id: u8) -> bool {
+    set[(id >> 6) as usize] & (1 << (id & 63)) != 0
+}
+
+/// A set of card ids as a bit mask: [`IdSet`] for any content, or one `u64` when every card id
+/// is below 64 (the shipped content; [`CardIndex::narrow`]). Iteration is by ascending id.
+pub trait Ids: Copy {
+    /// The empty set.
+    const EMPTY: Self;
+    /// The set with `id` added (`id` below the set's width).
+    fn with(self, id: u8) -> Self;
+    /// Whether `id` is in the set.
+    fn has(self, id: u8) -> bool;
+    /// The ids in both sets.
+    fn and(self, other: Self) -> Self;
+    /// The ids in either set.
+    fn or(self, other: Self) -> Self;
+    /// The ids in `self` but not in `other`.
+    fn and_not(self, other: Self) -> Self;
+    /// Whether the set is empty.
+    fn is_empty(self) -> bool;
+    /// Calls `f` once per id, ascending.
+    fn for_each(self, f: impl FnMut(u8));
+}
+
+impl Ids for u64 {
+    const EMPTY: Self = 0;
+    #[inline]
+    fn with(self, id: u8) -> Self {
+        self | 1 << (id & 63)
+    }
+    #[inline]
+    fn has(self, id: u8) -> bool {
+        id < 64 && self & (1 << id) != 0
+    }
+    #[inline]
+    fn and(self, other: Self) -> Self {
+        self & other
+    }
+    #[inline]
+    fn or(self, other: Self) -> Self {
+        self | other
+    }
+    #[inline]
+    fn and_not(self, other: Self) -> Self {
+        self & !other
+    }
+    #[inline]
+    fn is_empty(self) -> bool {
+        self == 0
+    }
+    #[inline]
+    fn for_each(self, mut f: impl FnMut(u8)) {
+        let mut bits = self;
+        while bits != 0 {
+            let b = bits.trailing_zeros();
+            bits &= bits - 1;
+            f(b as u8);
+        }
+    }
+}
+
+impl Ids for IdSet {
+    const EMPTY: Self = [0; 4];
+    #[inline]
+    fn with(mut self, id: u8) -> Self {
+        self[(id >> 6) as usize] |= 1 << (id & 63);
+        self
+    }
+    #[inline]
+    fn has(self, id: u8) -> bool {
+        has_id(&self, id)
+    }
+    #[inline]
+    fn and(self, b: Self) -> Self {
+        [
+            self[0] & b[0],
+            self[1] & b[1],
+            self[2] & b[2],
+            self[3] & b[3],
+        ]
+    }
+    #[inline]
+    fn or(self, b: Self) -> Self {
+        [
+            self[0] | b[0],
+            self[1] | b[1],
+            self[2] | b[2],
+            self[3] | b[3],
+        ]
+    }
+    #[inline]
+    fn and_not(self, b: Self) -> Self {
+        [
+            self[0] & !b[0],
+            self[1] & !b[1],
+            self[2] & !b[2],
+            self[3] & !b[3],
+        ]
+    }
+    #[inline]
+    fn is_empty(self) -> bool {
+        self[0] | self[1] | self[2] | self[3] == 0
+    }
+    #[inline]
+    fn for_each(self, mut f: impl FnMut(u8)) {
+        for (w, &word) in self.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let b = bits.trailing_zeros();
+                bits &= bits - 1;
+                f((w as u32 * 64 + b) as u8);
+            }
+        }
+    }
+}
+
+/// The card-id sets of a [`CardIndex`], in one set type.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct IdSets<S> {
+    /// Wound and Fatigue cards ([`CardKind`] not `Hero`).
+    pub wf: S,
+    /// Wound cards.
+    pub wounds: S,
+    /// Hero cards with an Attack option.
+    pub attack: S,
+    /// Hero cards with a Points or Special option.
+    pub play: S,
+    /// Hero cards with a Defense option or an enemy-attack Reaction.
+    pub defend: S,
+    /// Wound/Fatigue cards with an attack modifier (played inside an attack).
+    pub wf_attack: S,
+    /// Wound/Fatigue cards with a defense modifier (played inside a defense).
+    pub wf_defense: S,
+    /// Wound/Fatigue cards with a negative action-point modifier (played on their own).
+    pub wf_points: S,
+}
+
+/// What the legal list asks of the cards on every call, computed once from [`Content::cards`]
+/// and [`Content::response`] so it need not walk card options and effects each time. A speed
+/// table only: every entry restates card fields (no rule of its own), and a content edit
+/// rebuilds it with the content.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CardIndex {
+    /// The sets over every card id.
+    pub wide: IdSets<IdSet>,
+    /// The same sets as single words, when every card id is below 64 (else `None`).
+    pub narrow: Option<IdSets<u64>>,
+    /// Per card id, bit `k` set when option `k` puts a Persistent card or an Ally in play.
+    pub persistent: [u8; 256],
+    /// Per card id, bit `k` set when option `k` is an Ally.
+    pub ally: [u8; 256],
+    /// The largest Response card value (0 without Response cards).
+    pub max_response: u8,
+}
+
+impl CardIndex {
+    /// The index of `cards` (ids are positions; at most 255 cards, [`NO_CARD`] excluded) and
+    /// the Response Deck `response`.
+    pub fn new(cards: &[Card], response: &[Response]) -> CardIndex {
+        let mut sets = IdSets {
+            wf: IdSet::EMPTY,
+            wounds: IdSet::EMPTY,
+            attack: IdSet::EMPTY,
+            play: IdSet::EMPTY,
+            defend: IdSet::EMPTY,
+            wf_attack: IdSet::EMPTY,
+            wf_defense: IdSet::EMPTY,
+            wf_points: IdSet::EMPTY,
+        };
+        let mut persistent = [0u8; 256];
+        let mut ally = [0u8; 256];
+        for (id, card) in cards.iter().enumerate().take(NO_CARD as usize) {
+            let id8 = id as u8;
+            let add = |set: &mut IdSet| *set = set.with(id8);
+            if card.kind != CardKind::Hero {
+                add(&mut sets.wf);
+                if card.kind == CardKind::Wound {
+                    add(&mut sets.wounds);
+                }
+                if card.mods.attack != 0 {
+                    add(&mut sets.wf_attack);
+                }
+                if card.mods.defense != 0 {
+                    add(&mut sets.wf_defense);
+                }
+                if card.mods.points < 0 {
+                    add(&mut sets.wf_points);
+                }
+                continue;
+            }
+            for (k, o) in card.opts.iter().enumerate().take(8) {
+                match o.act {
+                    ActType::Attack => add(&mut sets.attack),
+                    ActType::Points | ActType::Special => add(&mut sets.play),
+                    ActType::Defense => add(&mut sets.defend),
+                    ActType::Reaction if o.timing == Timing::EnemyAttack => add(&mut sets.defend),
+                    ActType::Reaction => {}
+                }
+                for e in o.effects.iter().flatten() {
+                    match e {
+                        Effect::Persistent { .. } => persistent[id] |= 1 << k,
+                        Effect::Ally { .. } => {
+                            persistent[id] |= 1 << k;
+                            ally[id] |= 1 << k;
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        let narrow = (cards.len() <= 64).then(|| IdSets {
+            wf: sets.wf[0],
+            wounds: sets.wounds[0],
+            attack: sets.attack[0],
+            play: sets.play[0],
+            defend: sets.defend[0],
+            wf_attack: sets.wf_attack[0],
+            wf_defense: sets.wf_defense[0],
+            wf_points: sets.wf_points[0],
+        });
+        CardIndex {
+            wide: sets,
+            narrow,
+            persistent,
+            ally,
+            max_response: response.iter().map(|r| r.value).max().unwrap_or(0),
+        }
+    }
 }
 
 /// The embedded default content file.

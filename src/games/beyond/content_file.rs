@@ -727,7 +727,9 @@ impl Compiler<'_, '_> {
                 items: it,
             });
         }
+        let index = super::content::CardIndex::new(&cards, &response);
         Ok(Content {
+            index,
             source: self.doc.source().to_string(),
             hand_size,
             max_points,

@@ -6,7 +6,7 @@
 use super::actions::BeyondAction as A;
 use super::content::{
     ActType, Board, CardKind, CardOpt, Damage, Effect, EnemyAct, NO_CARD, Response, SimpleAct,
-    Stat, TerrainKind, Win,
+    Stat, TerrainKind, Win, has_id,
 };
 use super::state::{
     AttackCtx, Beyond, Cursor, DefendCtx, EnemyState, MAX_COMMIT, MAX_ENEMIES, Pending, Persist,
@@ -1372,34 +1372,45 @@ impl Beyond {
         self.run_enemy(rng, trace);
     }
 
-    /// Target priority key of hero `h` (smaller first): fewest enemies in the Hero Area, least
-    /// cards in hand, most Wound cards in hand (Target Priority).
+    /// Target priority key of hero `h` (`h < n_heroes`; smaller first): fewest enemies in the
+    /// Hero Area, least cards in hand, most Wound cards in hand (Target Priority).
     pub fn priority_key(&self, h: usize) -> (u8, u8, i8) {
-        let engaged = self
-            .enemies
-            .iter()
-            .filter(|e| e.alive() && e.area == h as u8)
-            .count() as u8;
-        let hand = self.heroes[h].hand.len() as u8;
-        let wounds = self.heroes[h]
-            .hand
-            .as_slice()
-            .iter()
-            .filter(|&&c| self.content.cards[c as usize].kind == CardKind::Wound)
-            .count() as i8;
-        (engaged, hand, -wounds)
+        self.priority_keys()[h]
+    }
+
+    /// [`Self::priority_key`] of every hero (one pass over the enemies), `(255, 255, 0)` past
+    /// the hero count.
+    pub fn priority_keys(&self) -> [(u8, u8, i8); 4] {
+        let n = self.n_heroes as usize;
+        let mut engaged = [0u8; 4];
+        for e in &self.enemies {
+            if e.alive()
+                && let Some(count) = engaged.get_mut(e.area as usize)
+            {
+                *count += 1;
+            }
+        }
+        std::array::from_fn(|h| {
+            if h >= n {
+                return (255, 255, 0);
+            }
+            let hand = self.heroes[h].hand.as_slice();
+            let wounds = hand
+                .iter()
+                .filter(|&&c| has_id(&self.content.index.wide.wounds, c))
+                .count() as i8;
+            (engaged[h], hand.len() as u8, -wounds)
+        })
     }
 
     /// The heroes tied for the top of the target priority (bit mask), if more than one.
     pub fn top_tie(&self) -> Option<u8> {
+        self.top_tie_of(&self.priority_keys())
+    }
+
+    /// [`Self::top_tie`] given [`Self::priority_keys`].
+    fn top_tie_of(&self, keys: &[(u8, u8, i8); 4]) -> Option<u8> {
         let n = self.n_heroes as usize;
-        let keys: [(u8, u8, i8); 4] = std::array::from_fn(|h| {
-            if h < n {
-                self.priority_key(h)
-            } else {
-                (255, 255, 0)
-            }
-        });
         let best = *keys[..n].iter().min()?;
         let mut mask = 0u8;
         for (h, k) in keys[..n].iter().enumerate() {
@@ -1413,15 +1424,13 @@ impl Beyond {
     /// Fixes the priority order for the activating enemy: `first` (the players' choice among
     /// tied heroes) first, then by key, then by hero index (CONTENT.md, "Target priority ties").
     fn set_rank(&mut self, first: Option<usize>) {
+        self.set_rank_by(first, &self.priority_keys());
+    }
+
+    /// [`Self::set_rank`] given [`Self::priority_keys`].
+    fn set_rank_by(&mut self, first: Option<usize>, keys: &[(u8, u8, i8); 4]) {
         let n = self.n_heroes as usize;
         let mut order = [0u8, 1, 2, 3];
-        let keys: [(u8, u8, i8); 4] = std::array::from_fn(|h| {
-            if h < n {
-                self.priority_key(h)
-            } else {
-                (255, 255, 0)
-            }
-        });
         order[..n].sort_by_key(|&h| (Some(h as usize) != first, keys[h as usize], h));
         self.cursor.rank = order;
         self.cursor.ranked = true;
@@ -1598,11 +1607,12 @@ impl Beyond {
                 continue;
             }
             if !cur.ranked {
-                if let Some(tied) = self.top_tie() {
+                let keys = self.priority_keys();
+                if let Some(tied) = self.top_tie_of(&keys) {
                     self.pending = Pending::PickTarget { tied };
                     return;
                 }
-                self.set_rank(None);
+                self.set_rank_by(None, &keys);
                 continue;
             }
             if cur.follower != NO_CARD {
