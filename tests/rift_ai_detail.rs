@@ -773,8 +773,9 @@ fn with_i4_flipped_the_targets_place_comes_before_the_aims_direction() {
 
 /// `r` with monster card `card`'s normal attack changed by `edit` (a content file may write
 /// any of these attacks: `content_file.rs` asks only that `aims_at_terrain` come with
-/// `splash`).
-fn with_normal_attack(
+/// `splash`), and monster 1 frozen and aiming from where it stands (I12 flipped), so that only
+/// its aims from its own tile are considered.
+fn frozen_with_normal_attack(
     mut r: Rift,
     card: usize,
     edit: impl Fn(&mut sololab::games::rift::content::Attack),
@@ -783,12 +784,13 @@ fn with_normal_attack(
     let kind = r.monster_cards[card - 1] as usize;
     edit(&mut content.monsters[kind].normal.attack);
     r.content = Box::leak(Box::new(content));
+    r.monsters[0].status = st::FROZEN;
+    r.campaign.rules &= !sololab::games::rift::switches::rule::FROZEN_NO_AIM;
     r
 }
 
 #[test]
 fn of_aims_alike_in_direction_target_and_stop_the_nearest_is_kept() {
-    use sololab::games::rift::switches::rule;
     // A Nightmare whose Dread Bolt (range 2 and more) splashes and may aim at terrain, frozen
     // and aiming from where it stands (I12 flipped), at (3,6); mech A on (3,3), mountains on
     // (3,4) and (3,2). Aiming north it reaches mech A three ways: at the mountain 2 away
@@ -803,12 +805,10 @@ fn of_aims_alike_in_direction_target_and_stop_the_nearest_is_kept() {
             terrain_with_mountains(&["(3,4)", "(3,2)"])
         ),
     );
-    let mut r = with_normal_attack(r, 3, |a| {
+    let mut r = frozen_with_normal_attack(r, 3, |a| {
         a.splash = true;
         a.aims_at_terrain = true;
     });
-    r.monsters[0].status = st::FROZEN;
-    r.campaign.rules &= !rule::FROZEN_NO_AIM;
     assert_eq!(
         moved_and_aimed(&mut r),
         ("(3,6)".into(), Some((Dir::North, "(3,4)".into())))
@@ -819,7 +819,6 @@ fn of_aims_alike_in_direction_target_and_stop_the_nearest_is_kept() {
 #[test]
 fn a_self_centred_monster_attack_is_aimed_once_in_the_compasss_first_direction() {
     use sololab::games::rift::content::Shape;
-    use sololab::games::rift::switches::rule;
     // A Demon whose attack is centred on itself, splashes and may aim at terrain, frozen and
     // aiming from where it stands (I12 flipped), on the edge tile (1,3) next to mech A on
     // (2,3): it aims at its own tile, once, in the compass's first direction (east).
@@ -828,13 +827,11 @@ fn a_self_centred_monster_attack_is_aimed_once_in_the_compasss_first_direction()
         1,
         &format!("mech A tile=(2,3) hp=3 max_hp=3\n{EMPTY_BOARD}"),
     );
-    let mut r = with_normal_attack(r, 1, |a| {
+    let mut r = frozen_with_normal_attack(r, 1, |a| {
         a.shape = Shape::SelfTile;
         a.splash = true;
         a.aims_at_terrain = true;
     });
-    r.monsters[0].status = st::FROZEN;
-    r.campaign.rules &= !rule::FROZEN_NO_AIM;
     assert_eq!(
         moved_and_aimed(&mut r),
         ("(1,3)".into(), Some((Dir::East, "(1,3)".into())))
