@@ -25,11 +25,15 @@
 //!   cells) would cost a breadth-first search per move; the graph costs a few dozen segment tests.
 //!   Speed-ups that change no route (checked against the plain search by
 //!   `tests/gods_geometry.rs`): each grown obstacle's bounding box is computed once and tested
-//!   first; sight from the start is tested only for nodes whose route could beat the best so
-//!   far; a new goal's sight from the nodes is tested all at once on graphs of up to
+//!   first; a new goal's sight from the nodes is tested all at once on graphs of up to
 //!   [`EAGER_SIGHT_NODES`] nodes and node by node, only where a route could use it, on larger
-//!   ones; and each thread remembers which nodes see the last 8 goals, since a move's goal is
-//!   often an earlier move's (an objective, a patrol point, a hiding node, the Scoundrel).
+//!   ones; each thread remembers which nodes see the last 8 goals, since a move's goal is
+//!   often an earlier move's (an objective, a patrol point, a hiding node, the Scoundrel); and
+//!   each thread remembers, for the last 8 starts routed from twice, the shortest route from
+//!   the start to every node, since a greedy look-ahead moves the Scoundrel from one place
+//!   toward a dozen goals and replays the fatelings' moves from the same places (a start
+//!   routed from once is searched directly, skipping last nodes that cannot win and testing
+//!   the start's sight of a node only where it would shorten a route).
 //!   Other models are not routed around: a move stops where its base would first touch another
 //!   base ([`Nav::walk`]), so it never passes through a model.
 //!
@@ -598,6 +602,91 @@ thread_local! {
     };
 }
 
+/// How many starts the per-thread memo of [`StartReach`] remembers (round robin).
+const START_SLOTS: usize = 8;
+
+/// One remembered start of routes: the graph, the start's coordinates (bits), which nodes the
+/// start sees and how far they are, and per node the length of the shortest route from the
+/// start to it (straight to a node the start sees, then along the graph). A greedy look-ahead
+/// moves the Scoundrel from one place toward a dozen goals, and the fate phases it plays start
+/// each fateling from the same place: the routes from a start share this half of the search.
+#[derive(Copy, Clone)]
+struct StartReach {
+    key: (u64, u32, u32),
+    /// Bit `i`: the start sees node `i`.
+    sees: u128,
+    /// Per node: its distance from the start.
+    first_leg: [f32; MAX_NODES],
+    /// Per node: the shortest route's length from the start to it (`INFINITY`: none).
+    reach: [f32; MAX_NODES],
+}
+
+/// The per-thread memo of [`StartReach`]: a pure cache (a route is the same with or without it).
+struct StartReaches {
+    slots: [StartReach; START_SLOTS],
+    next: usize,
+    /// The last starts routed from without a slot (a second route from one fills a slot).
+    seen: [(u64, u32, u32); START_SLOTS],
+    next_seen: usize,
+}
+
+impl StartReaches {
+    /// The reach from `a` on `nav`: remembered, or computed now when `a` was routed from
+    /// before (one of the last [`START_SLOTS`] starts seen); `None` the first time (a start
+    /// routed from once, as in random play, is cheaper searched directly).
+    #[inline]
+    fn get(&mut self, nav: &Nav, a: Pt) -> Option<&StartReach> {
+        let key = (nav.id, a.x.to_bits(), a.y.to_bits());
+        let slot = match self.slots.iter().position(|s| s.key == key) {
+            Some(s) => s,
+            None if !self.seen.contains(&key) => {
+                self.seen[self.next_seen] = key;
+                self.next_seen = (self.next_seen + 1) % START_SLOTS;
+                return None;
+            }
+            None => {
+                let s = self.next;
+                self.next = (s + 1) % START_SLOTS;
+                let r = &mut self.slots[s];
+                r.key = key;
+                r.sees = 0;
+                let n = nav.nodes.len();
+                r.reach[..n].fill(f32::INFINITY);
+                for (i, &p) in nav.nodes.iter().enumerate() {
+                    r.first_leg[i] = a.dist(p);
+                    if !nav.clear(a, p) {
+                        continue;
+                    }
+                    r.sees |= 1 << i;
+                    let first = r.first_leg[i];
+                    let row = &nav.dist[i * n..i * n + n];
+                    for (reach, &via) in r.reach[..n].iter_mut().zip(row) {
+                        *reach = reach.min(first + via);
+                    }
+                }
+                s
+            }
+        };
+        Some(&self.slots[slot])
+    }
+}
+
+thread_local! {
+    static START_REACH: std::cell::RefCell<StartReaches> = const {
+        std::cell::RefCell::new(StartReaches {
+            slots: [StartReach {
+                key: (u64::MAX, 0, 0),
+                sees: 0,
+                first_leg: [0.0; MAX_NODES],
+                reach: [0.0; MAX_NODES],
+            }; START_SLOTS],
+            next: 0,
+            seen: [(u64::MAX, 0, 0); START_SLOTS],
+            next_seen: 0,
+        })
+    };
+}
+
 /// The most nodes a [`Nav`] holds (routes are stored as `u8` indices).
 pub const MAX_NODES: usize = 128;
 
@@ -606,7 +695,8 @@ pub const MAX_NODES: usize = 128;
 /// it could beat the best so far. The same routes either way. Instructions for 2,000 random
 /// encounters (callgrind), every goal's sight tested at once against node by node: lone_brute
 /// -9.4%, brute_hunt -5.6% (12 nodes at most), haunted_ruins -5.3% (24), sentries -0.9% (28),
-/// wolf_pack -5.3% (32), witch_coven +3.0% (36): node by node pays only on the largest graph.
+/// wolf_pack -5.3% (32), witch_coven +3.0% (36): node by node pays only on the largest graph
+/// (measured in session 7, before [`StartReach`]).
 pub const EAGER_SIGHT_NODES: usize = 32;
 
 impl Nav {
@@ -720,106 +810,164 @@ impl Nav {
         )
     }
 
-    /// The shortest route from `a` to `b`: its length and the first node after `a` (`None`
-    /// when the straight segment is clear; `Some(None)`-like unreachable is `(INFINITY, None)`).
+    /// The shortest route from `a` to `b`: its length and (first node, last node) (`None`
+    /// when the straight segment is clear; `(INFINITY, None)` when there is no route). Through
+    /// the nodes, a route's length is `(|a i| + dist(i, j)) + |j b|` (in that order, `f32`) for
+    /// a first node `i` that `a` sees and a last node `j` that sees `b`; the route is the
+    /// shortest, and among equally long ones the least `(i, j)`.
     fn route(&self, a: Pt, b: Pt) -> (f32, Option<(u8, u8)>) {
         if self.clear(a, b) {
             return (a.dist(b), None);
         }
-        GOAL_SIGHT.with_borrow_mut(|cache| {
-            let key = (self.id, b.x.to_bits(), b.y.to_bits());
-            let slot = match cache.slots.iter().position(|g| g.key == key) {
-                Some(s) => s,
-                None => {
-                    // A new goal: each node's distance to it; sight tested on first need.
-                    let s = cache.next;
-                    cache.next = (s + 1) % GOAL_SIGHT_SLOTS;
-                    let g = &mut cache.slots[s];
-                    g.key = key;
-                    let n = self.nodes.len();
-                    g.seen[..n].fill(UNTESTED);
-                    for (last, &q) in g.last[..n].iter_mut().zip(&self.nodes) {
-                        *last = q.dist(b);
-                    }
-                    if self.eager_sight {
-                        g.k = 0;
-                        for (j, &q) in self.nodes.iter().enumerate() {
-                            if self.clear(q, b) {
-                                g.to_b[g.k as usize] = (j as u8, g.last[j]);
-                                g.k += 1;
+        START_REACH.with_borrow_mut(|starts| {
+            GOAL_SIGHT.with_borrow_mut(|cache| {
+                let key = (self.id, b.x.to_bits(), b.y.to_bits());
+                let slot = match cache.slots.iter().position(|g| g.key == key) {
+                    Some(s) => s,
+                    None => {
+                        // A new goal: each node's distance to it; sight tested on first need.
+                        let s = cache.next;
+                        cache.next = (s + 1) % GOAL_SIGHT_SLOTS;
+                        let g = &mut cache.slots[s];
+                        g.key = key;
+                        let n = self.nodes.len();
+                        g.seen[..n].fill(UNTESTED);
+                        for (last, &q) in g.last[..n].iter_mut().zip(&self.nodes) {
+                            *last = q.dist(b);
+                        }
+                        if self.eager_sight {
+                            g.k = 0;
+                            for (j, &q) in self.nodes.iter().enumerate() {
+                                if self.clear(q, b) {
+                                    g.to_b[g.k as usize] = (j as u8, g.last[j]);
+                                    g.k += 1;
+                                }
                             }
                         }
+                        s
                     }
-                    s
+                };
+                let g = &mut cache.slots[slot];
+                match starts.get(self, a) {
+                    Some(from) => {
+                        let reach = &from.reach;
+                        let len = self.shortest(g, b, |j| reach[j], |j| reach[j]);
+                        let sees = from.sees;
+                        let hop = self
+                            .least_hop(len, g, b, reach, &from.first_leg, |i| sees & (1 << i) != 0);
+                        (len, hop)
+                    }
+                    None => self.route_direct(a, b, g),
                 }
-            };
-            let g = &mut cache.slots[slot];
-            if self.eager_sight {
-                self.route_via_seen(a, &g.last, &g.to_b[..g.k as usize])
-            } else {
-                self.route_via(a, b, g)
-            }
+            })
         })
     }
 
-    /// The shortest route from `a` to `b` through the nodes, given the memo `g` of goal `b`.
-    /// For each node `p` seen from `a` (in node order), the best last node is the first `j` (in
-    /// node order) of the least `|a p| + dist(p, j) + |j b|` among the nodes that see `b`; a
-    /// node's sight of `b` is tested only when it would beat the best so far, and `a`'s sight
-    /// of `p` only when `p`'s best would beat the best route so far: the same route as testing
-    /// every sight first.
-    fn route_via(&self, a: Pt, b: Pt, g: &mut GoalSight) -> (f32, Option<(u8, u8)>) {
-        let n = self.nodes.len();
-        let mut best = (f32::INFINITY, None);
-        for (i, &p) in self.nodes.iter().enumerate() {
-            let first = a.dist(p);
-            // Every route through p is at least first + |p - b| (triangle inequality).
-            if first + g.last[i] >= best.0 {
-                continue;
-            }
-            let row = &self.dist[i * n..i * n + n];
-            let mut here = (best.0, 0u8);
-            for (j, &via) in row.iter().enumerate() {
-                let total = first + via + g.last[j];
-                if total < here.0 && g.sees(self, j, b) {
-                    here = (total, j as u8);
+    /// The least `reach(j) + |j b|` over the nodes `j` that see `b` (`g`'s goal), where
+    /// `reach(j)` is the shortest route's length from the start to node `j` (`INFINITY` if
+    /// none) and `lower(j) <= reach(j)` a bound of it. A node whose `lower(j) + |j b|` exceeds
+    /// the least so far by more than 0.001 inch (far beyond the rounding of these sums) is
+    /// skipped before its sight of `b` is tested and `reach` asked.
+    #[inline]
+    fn shortest(
+        &self,
+        g: &mut GoalSight,
+        b: Pt,
+        lower: impl Fn(usize) -> f32,
+        mut reach: impl FnMut(usize) -> f32,
+    ) -> f32 {
+        let mut best = f32::INFINITY;
+        if self.eager_sight {
+            for &(j, to_goal) in &g.to_b[..g.k as usize] {
+                let j = j as usize;
+                if lower(j) + to_goal <= best + 1e-3 {
+                    best = best.min(reach(j) + to_goal);
                 }
             }
-            if here.0 < best.0 && self.clear(a, p) {
-                best = (here.0, Some((i as u8, here.1)));
+        } else {
+            for j in 0..self.nodes.len() {
+                let to_goal = g.last[j];
+                if lower(j) + to_goal <= best + 1e-3 && g.sees(self, j, b) {
+                    best = best.min(reach(j) + to_goal);
+                }
             }
         }
         best
     }
 
-    /// [`Nav::route_via`] on a small graph: the same route, given the nodes that see the goal
-    /// with their distance to it (`to_b`, in node order) and every node's distance to the goal
-    /// (`last`).
-    fn route_via_seen(&self, a: Pt, last: &[f32], to_b: &[(u8, f32)]) -> (f32, Option<(u8, u8)>) {
-        let n = self.nodes.len();
-        let mut best = (f32::INFINITY, None);
-        if to_b.is_empty() {
-            return best;
+    /// The least (first node, last node) of the routes of length `len` (see [`Nav::route`]),
+    /// given each node's `reach` as in [`Nav::shortest`] (`INFINITY` for a node it skipped),
+    /// `first_leg[i] = |a i|` and whether the start sees node `i`. `None` when `len` is
+    /// infinite.
+    fn least_hop(
+        &self,
+        len: f32,
+        g: &mut GoalSight,
+        b: Pt,
+        reach: &[f32],
+        first_leg: &[f32],
+        mut start_sees: impl FnMut(usize) -> bool,
+    ) -> Option<(u8, u8)> {
+        if !len.is_finite() {
+            return None;
         }
-        for (i, &p) in self.nodes.iter().enumerate() {
-            let first = a.dist(p);
-            // Every route through p is at least first + |p - b| (triangle inequality).
-            if first + last[i] >= best.0 {
+        let n = self.nodes.len();
+        let mut hop: Option<(u8, u8)> = None;
+        for (j, &r) in reach[..n].iter().enumerate() {
+            let to_goal = g.last[j];
+            if r + to_goal != len || !g.sees(self, j, b) {
                 continue;
             }
-            let row = &self.dist[i * n..i * n + n];
-            let mut here = (best.0, 0u8);
-            for &(j, to_goal) in to_b {
-                let total = first + row[j as usize] + to_goal;
-                if total < here.0 {
-                    here = (total, j);
+            let below = hop.map_or(n, |(i, _)| i as usize);
+            for (i, &leg) in first_leg[..below].iter().enumerate() {
+                if leg + self.dist[i * n + j] + to_goal == len && start_sees(i) {
+                    hop = Some((i as u8, j as u8));
+                    break;
                 }
             }
-            if here.0 < best.0 && self.clear(a, p) {
-                best = (here.0, Some((i as u8, here.1)));
-            }
         }
-        best
+        hop
+    }
+
+    /// [`Nav::route`] without a [`StartReach`] of `a` (a start routed from for the first
+    /// time): the same route, computing a node's reach only when its straight line from `a`
+    /// could make the shortest route ([`Nav::shortest`]), and testing `a`'s sight of a node
+    /// only where it would shorten a reach.
+    fn route_direct(&self, a: Pt, b: Pt, g: &mut GoalSight) -> (f32, Option<(u8, u8)>) {
+        let n = self.nodes.len();
+        let mut first_leg = [0.0f32; MAX_NODES];
+        for (d, &p) in first_leg[..n].iter_mut().zip(&self.nodes) {
+            *d = a.dist(p);
+        }
+        let mut seen = [UNTESTED; MAX_NODES];
+        let mut start_sees = |i: usize| match seen[i] {
+            SEES => true,
+            HIDDEN => false,
+            _ => {
+                let s = self.clear(a, self.nodes[i]);
+                seen[i] = if s { SEES } else { HIDDEN };
+                s
+            }
+        };
+        let mut reach = [f32::INFINITY; MAX_NODES];
+        let len = self.shortest(
+            g,
+            b,
+            |j| first_leg[j],
+            |j| {
+                let mut r = f32::INFINITY;
+                for (i, &leg) in first_leg[..n].iter().enumerate() {
+                    let total = leg + self.dist[i * n + j];
+                    if total < r && start_sees(i) {
+                        r = total;
+                    }
+                }
+                reach[j] = r;
+                r
+            },
+        );
+        let hop = self.least_hop(len, g, b, &reach, &first_leg, start_sees);
+        (len, hop)
     }
 
     /// The length of the shortest route from `a` to `b` around obstacles (`INFINITY` if none).
