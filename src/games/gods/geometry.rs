@@ -587,21 +587,6 @@ struct GoalSights {
     next: usize,
 }
 
-thread_local! {
-    static GOAL_SIGHT: std::cell::RefCell<GoalSights> = const {
-        std::cell::RefCell::new(GoalSights {
-            slots: [GoalSight {
-                key: (u64::MAX, 0, 0),
-                seen: [UNTESTED; MAX_NODES],
-                last: [0.0; MAX_NODES],
-                k: 0,
-                to_b: [(0, 0.0); MAX_NODES],
-            }; GOAL_SIGHT_SLOTS],
-            next: 0,
-        })
-    };
-}
-
 /// How many starts the per-thread memo of [`StartReach`] remembers (round robin).
 const START_SLOTS: usize = 8;
 
@@ -671,18 +656,37 @@ impl StartReaches {
     }
 }
 
+/// The per-thread memos of route searches: goal sight ([`GoalSights`]) and start reach
+/// ([`StartReaches`]), in one cell so a route borrows both at once.
+struct RouteMemo {
+    goals: GoalSights,
+    starts: StartReaches,
+}
+
 thread_local! {
-    static START_REACH: std::cell::RefCell<StartReaches> = const {
-        std::cell::RefCell::new(StartReaches {
-            slots: [StartReach {
-                key: (u64::MAX, 0, 0),
-                sees: 0,
-                first_leg: [0.0; MAX_NODES],
-                reach: [0.0; MAX_NODES],
-            }; START_SLOTS],
-            next: 0,
-            seen: [(u64::MAX, 0, 0); START_SLOTS],
-            next_seen: 0,
+    static ROUTE_MEMO: std::cell::RefCell<RouteMemo> = const {
+        std::cell::RefCell::new(RouteMemo {
+            goals: GoalSights {
+                slots: [GoalSight {
+                    key: (u64::MAX, 0, 0),
+                    seen: [UNTESTED; MAX_NODES],
+                    last: [0.0; MAX_NODES],
+                    k: 0,
+                    to_b: [(0, 0.0); MAX_NODES],
+                }; GOAL_SIGHT_SLOTS],
+                next: 0,
+            },
+            starts: StartReaches {
+                slots: [StartReach {
+                    key: (u64::MAX, 0, 0),
+                    sees: 0,
+                    first_leg: [0.0; MAX_NODES],
+                    reach: [0.0; MAX_NODES],
+                }; START_SLOTS],
+                next: 0,
+                seen: [(u64::MAX, 0, 0); START_SLOTS],
+                next_seen: 0,
+            },
         })
     };
 }
@@ -819,76 +823,68 @@ impl Nav {
         if self.clear(a, b) {
             return (a.dist(b), None);
         }
-        START_REACH.with_borrow_mut(|starts| {
-            GOAL_SIGHT.with_borrow_mut(|cache| {
-                let key = (self.id, b.x.to_bits(), b.y.to_bits());
-                let slot = match cache.slots.iter().position(|g| g.key == key) {
-                    Some(s) => s,
-                    None => {
-                        // A new goal: each node's distance to it; sight tested on first need.
-                        let s = cache.next;
-                        cache.next = (s + 1) % GOAL_SIGHT_SLOTS;
-                        let g = &mut cache.slots[s];
-                        g.key = key;
-                        let n = self.nodes.len();
-                        g.seen[..n].fill(UNTESTED);
-                        for (last, &q) in g.last[..n].iter_mut().zip(&self.nodes) {
-                            *last = q.dist(b);
-                        }
-                        if self.eager_sight {
-                            g.k = 0;
-                            for (j, &q) in self.nodes.iter().enumerate() {
-                                if self.clear(q, b) {
-                                    g.to_b[g.k as usize] = (j as u8, g.last[j]);
-                                    g.k += 1;
-                                }
+        ROUTE_MEMO.with_borrow_mut(|memo| {
+            let RouteMemo {
+                goals: cache,
+                starts,
+            } = memo;
+            let key = (self.id, b.x.to_bits(), b.y.to_bits());
+            let slot = match cache.slots.iter().position(|g| g.key == key) {
+                Some(s) => s,
+                None => {
+                    // A new goal: each node's distance to it; sight tested on first need.
+                    let s = cache.next;
+                    cache.next = (s + 1) % GOAL_SIGHT_SLOTS;
+                    let g = &mut cache.slots[s];
+                    g.key = key;
+                    let n = self.nodes.len();
+                    g.seen[..n].fill(UNTESTED);
+                    for (last, &q) in g.last[..n].iter_mut().zip(&self.nodes) {
+                        *last = q.dist(b);
+                    }
+                    if self.eager_sight {
+                        g.k = 0;
+                        for (j, &q) in self.nodes.iter().enumerate() {
+                            if self.clear(q, b) {
+                                g.to_b[g.k as usize] = (j as u8, g.last[j]);
+                                g.k += 1;
                             }
                         }
-                        s
                     }
-                };
-                let g = &mut cache.slots[slot];
-                match starts.get(self, a) {
-                    Some(from) => {
-                        let reach = &from.reach;
-                        let len = self.shortest(g, b, |j| reach[j], |j| reach[j]);
-                        let sees = from.sees;
-                        let hop = self
-                            .least_hop(len, g, b, reach, &from.first_leg, |i| sees & (1 << i) != 0);
-                        (len, hop)
-                    }
-                    None => self.route_direct(a, b, g),
+                    s
                 }
-            })
+            };
+            let g = &mut cache.slots[slot];
+            match starts.get(self, a) {
+                Some(from) => {
+                    let reach = &from.reach;
+                    let len = self.shortest(g, b, reach);
+                    let sees = from.sees;
+                    let hop =
+                        self.least_hop(len, g, b, reach, &from.first_leg, |i| sees & (1 << i) != 0);
+                    (len, hop)
+                }
+                None => self.route_direct(a, b, g),
+            }
         })
     }
 
-    /// The least `reach(j) + |j b|` over the nodes `j` that see `b` (`g`'s goal), where
-    /// `reach(j)` is the shortest route's length from the start to node `j` (`INFINITY` if
-    /// none) and `lower(j) <= reach(j)` a bound of it. A node whose `lower(j) + |j b|` exceeds
-    /// the least so far by more than 0.001 inch (far beyond the rounding of these sums) is
-    /// skipped before its sight of `b` is tested and `reach` asked.
+    /// The least `reach[j] + |j b|` over the nodes `j` that see `b` (`g`'s goal), where
+    /// `reach[j]` is the shortest route's length from the start to node `j` (`INFINITY` if
+    /// none); on a large graph a node's sight of `b` is tested only when its sum is less than
+    /// the least so far.
     #[inline]
-    fn shortest(
-        &self,
-        g: &mut GoalSight,
-        b: Pt,
-        lower: impl Fn(usize) -> f32,
-        mut reach: impl FnMut(usize) -> f32,
-    ) -> f32 {
+    fn shortest(&self, g: &mut GoalSight, b: Pt, reach: &[f32]) -> f32 {
         let mut best = f32::INFINITY;
         if self.eager_sight {
             for &(j, to_goal) in &g.to_b[..g.k as usize] {
-                let j = j as usize;
-                if lower(j) + to_goal <= best + 1e-3 {
-                    best = best.min(reach(j) + to_goal);
-                }
+                best = best.min(reach[j as usize] + to_goal);
             }
         } else {
-            for j in 0..self.nodes.len() {
-                let to_goal = g.last[j];
-                if lower(j) + to_goal <= best + 1e-3 && g.sees(self, j, b) {
-                    best = best.min(reach(j) + to_goal);
+            for (j, &r) in reach[..self.nodes.len()].iter().enumerate() {
+                let total = r + g.last[j];
+                if total < best && g.sees(self, j, b) {
+                    best = total;
                 }
             }
         }
@@ -896,9 +892,8 @@ impl Nav {
     }
 
     /// The least (first node, last node) of the routes of length `len` (see [`Nav::route`]),
-    /// given each node's `reach` as in [`Nav::shortest`] (`INFINITY` for a node it skipped),
-    /// `first_leg[i] = |a i|` and whether the start sees node `i`. `None` when `len` is
-    /// infinite.
+    /// given each node's `reach` as in [`Nav::shortest`], `first_leg[i] = |a i|` and whether
+    /// the start sees node `i`. `None` when `len` is infinite.
     fn least_hop(
         &self,
         len: f32,
@@ -930,10 +925,57 @@ impl Nav {
     }
 
     /// [`Nav::route`] without a [`StartReach`] of `a` (a start routed from for the first
-    /// time): the same route, computing a node's reach only when its straight line from `a`
-    /// could make the shortest route ([`Nav::shortest`]), and testing `a`'s sight of a node
-    /// only where it would shorten a reach.
+    /// time), given the memo `g` of goal `b`: the same route, by
+    /// [`route_from_first`](Nav::route_from_first) on a small graph (every node's sight of `b`
+    /// known) and [`route_to_last`](Nav::route_to_last) on a large one.
     fn route_direct(&self, a: Pt, b: Pt, g: &mut GoalSight) -> (f32, Option<(u8, u8)>) {
+        if self.eager_sight {
+            self.route_from_first(a, g)
+        } else {
+            self.route_to_last(a, b, g)
+        }
+    }
+
+    /// The route from `a` first node by first node: for each node `p` (in node order) the
+    /// least `(|a p| + dist(p, j)) + |j b|` over the nodes `j` that see `b` (the first such
+    /// `j`), kept when less than the best so far. A node `p` whose straight line `|a p| + |p b|`
+    /// exceeds the best so far by more than 0.001 inch (far beyond the rounding of these sums)
+    /// is skipped, and `a`'s sight of `p` tested only when `p` would beat the best. For a
+    /// small graph, whose memo `g` lists the nodes that see `b`.
+    fn route_from_first(&self, a: Pt, g: &GoalSight) -> (f32, Option<(u8, u8)>) {
+        let n = self.nodes.len();
+        let mut best = (f32::INFINITY, None);
+        let to_b = &g.to_b[..g.k as usize];
+        if to_b.is_empty() {
+            return best;
+        }
+        for (i, &p) in self.nodes.iter().enumerate() {
+            let first = a.dist(p);
+            if first + g.last[i] > best.0 + 1e-3 {
+                continue;
+            }
+            let row = &self.dist[i * n..i * n + n];
+            let mut here = (best.0, 0u8);
+            for &(j, to_goal) in to_b {
+                let total = first + row[j as usize] + to_goal;
+                if total < here.0 {
+                    here = (total, j);
+                }
+            }
+            if here.0 < best.0 && self.clear(a, p) {
+                best = (here.0, Some((i as u8, here.1)));
+            }
+        }
+        best
+    }
+
+    /// The route from `a` last node by last node: for each node `j` that sees `b`, its reach
+    /// (the least `|a i| + dist(i, j)` over the nodes `i` that `a` sees), then
+    /// [`least_hop`](Nav::least_hop). A node `j` whose straight line `|a j| + |j b|` exceeds
+    /// the best so far by more than 0.001 inch is skipped before its sight of `b` is tested;
+    /// `a`'s sight of a node is tested only where it would shorten a reach. For a large graph,
+    /// whose nodes' sight of `b` is tested only when needed.
+    fn route_to_last(&self, a: Pt, b: Pt, g: &mut GoalSight) -> (f32, Option<(u8, u8)>) {
         let n = self.nodes.len();
         let mut first_leg = [0.0f32; MAX_NODES];
         for (d, &p) in first_leg[..n].iter_mut().zip(&self.nodes) {
@@ -950,22 +992,22 @@ impl Nav {
             }
         };
         let mut reach = [f32::INFINITY; MAX_NODES];
-        let len = self.shortest(
-            g,
-            b,
-            |j| first_leg[j],
-            |j| {
-                let mut r = f32::INFINITY;
-                for (i, &leg) in first_leg[..n].iter().enumerate() {
-                    let total = leg + self.dist[i * n + j];
-                    if total < r && start_sees(i) {
-                        r = total;
-                    }
+        let mut len = f32::INFINITY;
+        for j in 0..n {
+            let to_goal = g.last[j];
+            if first_leg[j] + to_goal > len + 1e-3 || !g.sees(self, j, b) {
+                continue;
+            }
+            let mut r = f32::INFINITY;
+            for (i, &leg) in first_leg[..n].iter().enumerate() {
+                let total = leg + self.dist[i * n + j];
+                if total < r && start_sees(i) {
+                    r = total;
                 }
-                reach[j] = r;
-                r
-            },
-        );
+            }
+            reach[j] = r;
+            len = len.min(r + to_goal);
+        }
         let hop = self.least_hop(len, g, b, &reach, &first_leg, start_sees);
         (len, hop)
     }
