@@ -104,7 +104,8 @@ fn chain_lightning_with_one_monster_beside_bounces_to_it_without_a_choice() {
     // Chain Lightning (the Mage's third skill, amount 2): the bolt hits the picked location,
     // then bounces to a monster adjacent to it; with exactly one, no choice is asked. The Mage
     // at Waterwheel (bow) reaches Taproom.
-    let mut b = pos("hero at=6\nvillagers ready=1\ndie 1 at=11 hp=2\ndie 2 at=12 hp=2\ndie 8 at=20 hp=1");
+    let mut b =
+        pos("hero at=6\nvillagers ready=1\ndie 1 at=11 hp=2\ndie 2 at=12 hp=2\ndie 8 at=20 hp=1");
     act(&mut b, A::Place(4)); // Shrine: +M
     act(&mut b, A::Skill(2));
     act(&mut b, A::Pick(11));
@@ -135,4 +136,21 @@ fn the_trace_says_when_the_hero_takes_the_hidden_tunnels() {
     let mut b = pos(start);
     let t = act_traced(&mut b, A::Step(18));
     assert!(t[0].starts_with("the hero moves"), "{t:?}");
+}
+
+#[test]
+fn the_boss_leaving_the_village_center_has_no_sideways_step_to_prefer() {
+    // The boss rises in the Village Center (section 13) and moves toward the hero. To Coal
+    // Shed 8 the two northern corners are equally short, and neither step from the centre's
+    // middle is more sideways than up (the centre sits at (4,4) on the card grid, the corners
+    // at (3,3) and (5,3)): the player chooses (Enemies Move).
+    let mut b = pos(
+        "wave number=4\nvillagers ready=0 supply=0\nhero at=8\nboss up=1 at=0\nflow phase=enemy stage=boss_move",
+    );
+    b.run_enemies(
+        &mut stream_rng(1, 0, Stream::Chance),
+        &mut VecTrace::default(),
+    );
+    assert_eq!(b.phase, Phase::Tie, "{b}");
+    assert_eq!(legal(&b), vec![A::Pick(1), A::Pick(2)]);
 }
