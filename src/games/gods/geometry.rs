@@ -566,14 +566,21 @@ impl GoalSight {
     /// Whether node `j` of `nav` sees the goal `b` (this slot's goal), tested on first need.
     #[inline]
     fn sees(&mut self, nav: &Nav, j: usize, b: Pt) -> bool {
-        match self.seen[j] {
-            SEES => true,
-            HIDDEN => false,
-            _ => {
-                let s = nav.clear(nav.nodes[j], b);
-                self.seen[j] = if s { SEES } else { HIDDEN };
-                s
-            }
+        remembered_sight(&mut self.seen[j], || nav.clear(nav.nodes[j], b))
+    }
+}
+
+/// A sight test remembered in `seen` ([`UNTESTED`], [`SEES`] or [`HIDDEN`]): `test` runs only
+/// the first time.
+#[inline]
+fn remembered_sight(seen: &mut u8, test: impl FnOnce() -> bool) -> bool {
+    match *seen {
+        SEES => true,
+        HIDDEN => false,
+        _ => {
+            let s = test();
+            *seen = if s { SEES } else { HIDDEN };
+            s
         }
     }
 }
@@ -982,15 +989,8 @@ impl Nav {
             *d = a.dist(p);
         }
         let mut seen = [UNTESTED; MAX_NODES];
-        let mut start_sees = |i: usize| match seen[i] {
-            SEES => true,
-            HIDDEN => false,
-            _ => {
-                let s = self.clear(a, self.nodes[i]);
-                seen[i] = if s { SEES } else { HIDDEN };
-                s
-            }
-        };
+        let mut start_sees =
+            |i: usize| remembered_sight(&mut seen[i], || self.clear(a, self.nodes[i]));
         let mut reach = [f32::INFINITY; MAX_NODES];
         let mut len = f32::INFINITY;
         for j in 0..n {
