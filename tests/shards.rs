@@ -335,6 +335,19 @@ fn an_interrupted_run_resumes_without_replaying_to_the_same_bytes() {
     let all = 60000u64.div_ceil(sololab::lab::CHUNK_GAMES / 2) as usize;
     assert!(kept < all, "the run was interrupted before its end");
 
+    // Each kept chunk records the wall-clock time it took; the resumed run's wall_s counts
+    // them (set to 1000 s each here, so the sum shows whatever this machine's speed).
+    for name in names(&work).iter().filter(|n| n.starts_with("chunk-")) {
+        let path = work.join(name);
+        let text = read(&path);
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("wall_s = "))
+            .unwrap_or_else(|| panic!("{name} records no wall_s: {text}"));
+        let s: f64 = line["wall_s = ".len()..].parse().unwrap();
+        assert!(s > 0.0 && s < 120.0, "{line}");
+        std::fs::write(&path, text.replace(line, "wall_s = 1000.0")).unwrap();
+    }
     // A run without --resume would throw the work away: refused.
     let o = sololab(&["run", p(&file), "--quiet", "--out", p(&out)]);
     refused(&o, &[p(&work), "--resume"]);
@@ -347,6 +360,17 @@ fn an_interrupted_run_resumes_without_replaying_to_the_same_bytes() {
         "{resumed}"
     );
     assert!(!work.exists(), "the work area goes with the finished run");
+    let run_toml = read(&out.join("run.toml"));
+    let wall: f64 = run_toml
+        .lines()
+        .find_map(|l| l.strip_prefix("wall_s = "))
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        wall >= 1000.0 * kept as f64 && wall < 1000.0 * kept as f64 + 120.0,
+        "wall_s {wall} with {kept} resumed chunks of 1000 s"
+    );
 
     // The uninterrupted run, elsewhere, on one thread: the same bytes.
     let whole = dir.join("whole");

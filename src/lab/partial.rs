@@ -233,6 +233,9 @@ pub struct ChunkRecord {
     pub to: u64,
     /// [`Chunk::cells`].
     pub cells: Vec<u64>,
+    /// [`Chunk::wall_s`] (0 when absent: files written before it).
+    #[serde(default)]
+    pub wall_s: f64,
     /// One per cell that played.
     pub totals: Vec<TotalsRecord>,
 }
@@ -245,6 +248,7 @@ impl ChunkRecord {
             from: chunk.from,
             to: chunk.to,
             cells: chunk.cells.iter().map(|&c| c as u64).collect(),
+            wall_s: chunk.wall_s,
             totals: chunk.totals.iter().map(TotalsRecord::from).collect(),
         }
     }
@@ -257,6 +261,7 @@ impl ChunkRecord {
             .map(|t| t.totals(causes, metrics))
             .collect();
         Some(Chunk {
+            wall_s: self.wall_s,
             from: self.from,
             to: self.to,
             cells: self.cells.iter().map(|&c| c as usize).collect(),

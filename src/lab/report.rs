@@ -217,7 +217,8 @@ pub struct Report {
     pub buffered_rows: usize,
     /// Worker threads used (not part of the numbers).
     pub threads: usize,
-    /// Wall-clock seconds of the run (not part of the numbers).
+    /// Wall-clock seconds of the run (not part of the numbers); for a run resumed with
+    /// `--resume`, plus the seconds the chunks it took from the work area took to play.
     pub wall_s: f64,
 }
 

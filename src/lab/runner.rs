@@ -545,8 +545,13 @@ pub const CHUNK_GAMES: u64 = 4096;
 /// A finished chunk: the totals of the games at positions `from..to` of the shard (game
 /// indices [`Shard::game_index`]) of each of `cells`, with their paired counts when the
 /// experiment has a baseline and the baseline cell was among them.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Chunk {
+    /// Wall-clock seconds its play took (not part of the numbers; 0 for a chunk read from a
+    /// work-area file written before this field): a resumed run's `wall_s` adds those of the
+    /// chunks it takes from the work area, so its `games_per_s` counts every game against the
+    /// time that played it.
+    pub wall_s: f64,
     /// First position (inclusive).
     pub from: u64,
     /// Last position (exclusive).
@@ -655,6 +660,8 @@ pub fn try_run_shard<G: Game>(
     let baseline = e.baseline_cell();
     let chunk_len = (CHUNK_GAMES / cells as u64).max(1);
     let done = AtomicU64::new(0);
+    // Wall-clock seconds of the chunks taken from the store, played by an earlier run.
+    let mut resumed_s = 0.0f64;
 
     let run = || -> Result<Vec<Totals>, RunError> {
         let mut totals = vec![Totals::new(causes, metric_count); cells];
@@ -684,12 +691,15 @@ pub fn try_run_shard<G: Game>(
                 let chunk = match store.finished(from, to) {
                     Some(chunk) if chunk.cells == active && chunk.totals.len() == active.len() => {
                         done.fetch_add((to - from) * active.len() as u64, Ordering::Relaxed);
+                        resumed_s += chunk.wall_s;
                         chunk
                     }
                     _ => {
-                        let chunk = play_chunk(
+                        let started = Instant::now();
+                        let mut chunk = play_chunk(
                             plan, &pool, shard, seed, &active, baseline, from, to, &done,
                         );
+                        chunk.wall_s = started.elapsed().as_secs_f64();
                         store.save(&chunk).map_err(RunError::Store)?;
                         chunk
                     }
@@ -713,7 +723,7 @@ pub fn try_run_shard<G: Game>(
         cell.totals = t;
     }
     report.threads = pool_threads;
-    report.wall_s = start.elapsed().as_secs_f64();
+    report.wall_s = start.elapsed().as_secs_f64() + resumed_s;
     Ok(report)
 }
 
@@ -796,6 +806,7 @@ fn play_chunk<G: Game>(
         }
     }
     Chunk {
+        wall_s: 0.0,
         from,
         to,
         cells: active.to_vec(),
