@@ -2,6 +2,9 @@
 //! position format, hidden information (determinization, the honest and the cheating MCTS),
 //! and bad input (content files, setup values, positions).
 
+mod common;
+
+use common::legal;
 use rand::SeedableRng;
 use sololab::games::beyond::content::{self, ActType, NO_CARD};
 use sololab::games::beyond::content_file;
@@ -14,10 +17,8 @@ const TUTORIAL: &str = "Out_Through_the_Side_Entrance";
 
 /// A state from position lines (header and content added); asserts the position round-trips.
 fn pos(body: &str) -> Beyond {
-    let text = format!("beyond-position 1\ncontent builtin\n{body}");
-    let b = Beyond::from_position(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
-    let again = Beyond::from_position(&b.to_position()).expect("round trip");
-    assert_eq!(again, b, "position round trip");
+    let b: Beyond = common::parse(&format!("beyond-position 1\ncontent builtin\n{body}"));
+    common::assert_round_trip(&b);
     b
 }
 
@@ -55,20 +56,13 @@ fn rng() -> GameRng {
 }
 
 fn play(b: &mut Beyond, a: A, t: &mut VecTrace) {
-    let mut legal = Vec::new();
-    b.legal_actions(&mut legal);
+    let legal = legal(b);
     assert!(
         legal.contains(&a),
         "{a:?} not legal in\n{}\nlegal: {legal:?}",
         b.to_position()
     );
     b.apply_traced(a, &mut rng(), t);
-}
-
-fn legal(b: &Beyond) -> Vec<A> {
-    let mut v = Vec::new();
-    b.legal_actions(&mut v);
-    v
 }
 
 fn traced(t: &VecTrace, needle: &str) -> bool {

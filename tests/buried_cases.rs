@@ -14,30 +14,25 @@
 //! (heals on a Health symbol), Wolf (drives villagers); wave 4: Bone Archer (wounds Speed),
 //! Dire Wolf.
 
+mod common;
+
+use common::legal;
+
 use sololab::games::buried::BuriedSetup;
 use sololab::games::buried::actions::{BuriedAction as A, READY, VILLAGER};
 use sololab::games::buried::state::{BOSS, Buried, GONE, NONE, ON_CARD, Phase, bit};
 use sololab::{Game, GameRng, Outcome, Stream, VecTrace, stream_rng};
 
 fn pos(lines: &str) -> Buried {
-    let text = format!("buried-position 1\n{lines}\n");
-    Buried::from_position(&text).unwrap_or_else(|e| panic!("{e}\n{text}"))
+    common::parse(&format!("buried-position 1\n{lines}\n"))
 }
 
 fn rng() -> GameRng {
     stream_rng(1, 0, Stream::Chance)
 }
 
-fn legal(b: &Buried) -> Vec<A> {
-    let mut v = Vec::new();
-    b.legal_actions(&mut v);
-    v
-}
-
 fn act(b: &mut Buried, a: A) {
-    let l = legal(b);
-    assert!(l.contains(&a), "{a:?} is not legal: {l:?}\n{b}");
-    b.apply(a, &mut rng());
+    common::act(b, a, &mut rng());
 }
 
 /// Runs the enemies' turn from a position whose `flow` is inside it.

@@ -4,19 +4,16 @@
 //! content with the default map of `tests/buried_cases.rs` (Taproom 11 is next to Mill Pond 5
 //! and Cellar 12).
 
+mod common;
+
+use common::legal;
+
 use sololab::games::buried::actions::BuriedAction as A;
 use sololab::games::buried::state::{Buried, GONE, NONE, Phase};
-use sololab::{Game, Stream, VecTrace, stream_rng};
+use sololab::{Stream, VecTrace, stream_rng};
 
 fn pos(lines: &str) -> Buried {
-    let text = format!("buried-position 1\n{lines}\n");
-    Buried::from_position(&text).unwrap_or_else(|e| panic!("{e}\n{text}"))
-}
-
-fn legal(b: &Buried) -> Vec<A> {
-    let mut v = Vec::new();
-    b.legal_actions(&mut v);
-    v
+    common::parse(&format!("buried-position 1\n{lines}\n"))
 }
 
 #[test]
@@ -47,17 +44,11 @@ fn the_villagers_a_die_can_hit_follow_its_own_camps_reach() {
 }
 
 fn act(b: &mut Buried, a: A) {
-    let l = legal(b);
-    assert!(l.contains(&a), "{a:?} is not legal: {l:?}\n{b}");
-    b.apply(a, &mut stream_rng(1, 0, Stream::Chance));
+    common::act(b, a, &mut stream_rng(1, 0, Stream::Chance));
 }
 
 fn act_traced(b: &mut Buried, a: A) -> Vec<String> {
-    let l = legal(b);
-    assert!(l.contains(&a), "{a:?} is not legal: {l:?}\n{b}");
-    let mut trace = VecTrace::default();
-    b.apply_traced(a, &mut stream_rng(1, 0, Stream::Chance), &mut trace);
-    trace.0
+    common::act_traced(b, a, &mut stream_rng(1, 0, Stream::Chance))
 }
 
 #[test]

@@ -4,6 +4,10 @@
 //! Where a rule rolls dice, the test plays the action from many chance seeds and picks a seed
 //! whose trace shows the dice it needs, then asserts what the rule makes of them.
 
+mod common;
+
+use common::legal;
+
 use sololab::games::gods::content::builtin;
 use sololab::games::gods::geometry::Pos;
 use sololab::games::gods::rules::{Goal, GodsAction, Hit, judge};
@@ -16,33 +20,9 @@ use sololab::{Game, GameRng, Outcome, SetupValues, Stream, VecTrace, stream_rng}
 fn at(enc: &str, lines: &str) -> Gods {
     let c = builtin();
     let base = Gods::blank(c, c.encounter_index(enc).unwrap());
-    let key = |l: &str| {
-        let mut w = l.split_whitespace();
-        let k = w.next().unwrap_or("").to_string();
-        if k == "fateling" {
-            format!("{k} {}", w.next().unwrap_or(""))
-        } else {
-            k
-        }
-    };
-    let over: Vec<&str> = lines
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .collect();
-    let mut text = String::new();
-    for l in base.to_position().lines() {
-        if !over.iter().any(|o| key(o) == key(l)) {
-            text.push_str(l);
-            text.push('\n');
-        }
-    }
-    for o in &over {
-        text.push_str(o);
-        text.push('\n');
-    }
-    let g = Gods::from_position(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
-    assert_eq!(Gods::from_position(&g.to_position()).unwrap(), g);
+    let key = common::line_key(&["fateling"]);
+    let g: Gods = common::parse(&common::overlay(&base.to_position(), lines, key));
+    common::assert_round_trip(&g);
     g
 }
 
@@ -62,12 +42,6 @@ fn find(g: &Gods, a: GodsAction, want: impl Fn(&Gods, &str) -> bool) -> (Gods, S
         }
     }
     panic!("no seed gives the wanted result for {a:?}");
-}
-
-fn legal(g: &Gods) -> Vec<GodsAction> {
-    let mut v = Vec::new();
-    g.legal_actions(&mut v);
-    v
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -2,6 +2,10 @@
 //! up through a position text and each asserting a value: written to kill the mutants of
 //! `src/games/gods/rules.rs` and `ai.rs` that survived the cases (`results/mutants/gods.md`).
 
+mod common;
+
+use common::legal;
+
 use sololab::games::gods::Gods;
 use sololab::games::gods::ai::Reaction;
 use sololab::games::gods::content::{
@@ -18,33 +22,9 @@ use sololab::{Game, NoTrace, Outcome, Stream, VecTrace, stream_rng};
 fn at(enc: &str, lines: &str) -> Gods {
     let c = builtin();
     let base = Gods::blank(c, c.encounter_index(enc).unwrap());
-    let key = |l: &str| {
-        let mut w = l.split_whitespace();
-        let k = w.next().unwrap_or("").to_string();
-        if k == "fateling" {
-            format!("{k} {}", w.next().unwrap_or(""))
-        } else {
-            k
-        }
-    };
-    let over: Vec<&str> = lines
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .collect();
-    let mut text = String::new();
-    for l in base.to_position().lines() {
-        if !over.iter().any(|o| key(o) == key(l)) {
-            text.push_str(l);
-            text.push('\n');
-        }
-    }
-    for o in &over {
-        text.push_str(o);
-        text.push('\n');
-    }
-    let g = Gods::from_position(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
-    assert_eq!(Gods::from_position(&g.to_position()).unwrap(), g);
+    let key = common::line_key(&["fateling"]);
+    let g: Gods = common::parse(&common::overlay(&base.to_position(), lines, key));
+    common::assert_round_trip(&g);
     g
 }
 
@@ -357,13 +337,6 @@ fn a_patrol_point_is_reached_only_within_less_than_five_hundredths() {
     let h = activated(&g, 2);
     assert_eq!(h.fatelings[2].at, g.fatelings[2].at);
     assert_eq!(h.fatelings[2].patrol, 0);
-}
-
-/// The legal actions of `g`.
-fn legal(g: &Gods) -> Vec<GodsAction> {
-    let mut out = Vec::new();
-    g.legal(&mut out);
-    out
 }
 
 /// Moving toward a fateling is offered only beyond reach (Actions: at exactly 1 inch she
