@@ -1268,6 +1268,27 @@ mod tests {
         ));
     }
 
+    /// A segment that touches an obstacle at one point only (a rectangle's or a polygon's
+    /// corner, a circle's tangent point) grazes it and does not block; each case's clipping
+    /// interval closes to that point exactly (`t0 == t1` at 0.5, or a distance equal to the
+    /// radius), in exact `f32` arithmetic.
+    #[test]
+    fn touching_a_corner_or_a_tangent_point_does_not_block() {
+        let square = rect(0.0, 0.0, 2.0, 2.0);
+        assert!(!square.blocks_segment(Pt::new(-1.0, 1.0), Pt::new(1.0, 3.0)));
+        assert!(square.blocks_segment(Pt::new(-1.0, 0.9), Pt::new(1.0, 2.9)));
+        let tri = poly(&[(0.0, 0.0), (4.0, 0.0), (0.0, 4.0)]);
+        assert!(!tri.blocks_segment(Pt::new(3.0, -1.0), Pt::new(5.0, 1.0)));
+        assert!(tri.blocks_segment(Pt::new(2.9, -1.0), Pt::new(4.9, 1.0)));
+        let round = Shape::Circle {
+            c: Pt::new(0.0, 0.0),
+            r: 5.0,
+        };
+        // Tangent at (3, 4), off the circle's bounding box.
+        assert!(!round.blocks_segment(Pt::new(7.0, 1.0), Pt::new(-1.0, 7.0)));
+        assert!(round.blocks_segment(Pt::new(6.9, 0.9), Pt::new(-1.1, 6.9)));
+    }
+
     #[test]
     fn distances_are_edge_to_edge() {
         let d = edge_distance(Pt::new(0.0, 0.0), 0.5, Pt::new(3.0, 4.0), 1.0);
