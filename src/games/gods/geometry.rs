@@ -1309,6 +1309,22 @@ mod tests {
         // The same wall 3 inches away from the base hides nothing within 1 inch.
         let far = [rect(5.5, 3.0, 6.0, 4.8)];
         assert!(!partly_hidden(Pt::new(0.0, 5.0), t, 0.5, &far));
+        // Exactly 1 inch from the base's edge is within 1 inch; 1.02 inches is not (positions
+        // are in hundredths, and the test allows EPS).
+        let at_one = [rect(8.0, 3.0, 8.5, 5.0)];
+        assert!(partly_hidden(Pt::new(0.0, 5.0), t, 0.5, &at_one));
+        let beyond = [rect(8.0, 3.0, 8.48, 5.0)];
+        assert!(!partly_hidden(Pt::new(0.0, 5.0), t, 0.5, &beyond));
+    }
+
+    #[test]
+    fn a_point_segment_measures_to_its_point() {
+        let a = Pt::new(1.0, 1.0);
+        assert_eq!(segment_point_distance(a, a, Pt::new(4.0, 5.0)), 5.0);
+        assert_eq!(
+            segment_point_distance(Pt::new(0.0, 0.0), Pt::new(4.0, 0.0), Pt::new(2.0, 3.0)),
+            3.0
+        );
     }
 
     #[test]
