@@ -212,3 +212,41 @@ fn routes_on_the_shipped_encounters_are_the_reference_routes() {
         navs.len()
     );
 }
+
+/// Routes of exactly equal length go through the least (first node, last node). Nodes at the
+/// corners of the square (2,2)-(6,6), exact in `f32`: from its corner (2,2) to (8,8) the route
+/// goes along the bottom edge (first node 0, last node 1) or the left edge (0, then 3), or
+/// starts at node 1 or 3 itself, each `(0 + 4) + sqrt(40)` or `(4 + 0) + sqrt(40)` to the bit;
+/// the least is (0, 1). A 5-inch walk shows which was taken: 4 inches along the bottom edge to
+/// (6,2), then 1 inch toward (8,8). Checked on the 4-node graph (a goal's sight tested from every
+/// node at once) and on the same graph padded past `EAGER_SIGHT_NODES` with nodes far away
+/// (sight tested node by node), from a fresh start (searched directly) and from the same start
+/// again (its reach remembered).
+#[test]
+fn equally_long_routes_go_through_the_least_first_and_last_nodes() {
+    let square = Shape::Rect {
+        x0: 2.0,
+        y0: 2.0,
+        x1: 6.0,
+        y1: 6.0,
+    };
+    let corners = [(2.0, 2.0), (6.0, 2.0), (6.0, 6.0), (2.0, 6.0)].map(|(x, y)| Pt::new(x, y));
+    let (a, b) = (Pt::new(2.0, 2.0), Pt::new(8.0, 8.0));
+    let want = Pt::new(6.0, 2.0).plus(Pt::new(2.0, 6.0).scale(1.0 / 40f32.sqrt()));
+    for pad in [0usize, 40] {
+        let mut nodes = corners.to_vec();
+        // In a row far from the square: never on a shortest route.
+        nodes.extend((0..pad).map(|k| Pt::new(20.0 + k as f32 * 0.25, 30.0)));
+        let nav = Nav::with_nodes((40.0, 40.0), vec![square], nodes, 0.5);
+        assert_eq!(nav.eager_sight, pad == 0);
+        assert!(!nav.clear(a, b));
+        for pass in ["fresh start", "start remembered", "again"] {
+            let end = nav.walk(a, b, 5.0, &[]);
+            assert!(
+                end.dist(want) < 1e-5,
+                "{pad} nodes padded, {pass}: ended at {end:?}, not {want:?}"
+            );
+        }
+        assert_eq!(nav.route_length(a, b), 4.0 + 40f32.sqrt());
+    }
+}

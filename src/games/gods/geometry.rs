@@ -743,6 +743,19 @@ impl Nav {
         };
         nodes.retain(|&p| on_table(p) && !grown.iter().any(|g| g.contains(p)));
         nodes.truncate(MAX_NODES);
+        Nav::with_nodes(table, grown, nodes, radius)
+    }
+
+    /// The graph on the given `nodes` (at most [`MAX_NODES`]) around obstacles already grown
+    /// by the base radius `radius` (a centre may not enter them): an edge between two nodes
+    /// whose straight segment is clear, and every pair's shortest route along the edges. What
+    /// [`Nav::build`] does after placing the nodes; public so that a test can place nodes at
+    /// exact coordinates (routes of exactly equal length).
+    ///
+    /// # Panics
+    /// When there are more than [`MAX_NODES`] nodes.
+    pub fn with_nodes(table: (f32, f32), grown: Vec<Shape>, nodes: Vec<Pt>, radius: f32) -> Nav {
+        assert!(nodes.len() <= MAX_NODES, "at most {MAX_NODES} nodes");
         let n = nodes.len();
         let mut dist = vec![f32::INFINITY; n * n];
         let mut next = vec![u8::MAX; n * n];
