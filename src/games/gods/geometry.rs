@@ -1381,6 +1381,23 @@ mod tests {
             &[(Pt::new(6.0, 2.0), 0.5)],
         );
         assert!((q.x - 5.0).abs() < 1e-3, "{q:?}");
+        // A model whose base the path only touches (at 1 inch from the line of travel, the
+        // two radii): she stops at that touch, base to base (exact in f32).
+        let q = nav.walk(
+            Pt::new(1.0, 2.0),
+            Pt::new(11.0, 2.0),
+            20.0,
+            &[(Pt::new(6.0, 3.0), 0.5)],
+        );
+        assert_eq!(q, Pt::new(6.0, 2.0));
+        // Half an hundredth further from the line, she passes it.
+        let q = nav.walk(
+            Pt::new(1.0, 2.0),
+            Pt::new(11.0, 2.0),
+            20.0,
+            &[(Pt::new(6.0, 3.005), 0.5)],
+        );
+        assert_eq!(q, Pt::new(11.0, 2.0));
     }
 
     #[test]
