@@ -1330,6 +1330,27 @@ mod tests {
         assert!(!partly_hidden(Pt::new(0.0, 5.0), t, 0.5, &beyond));
     }
 
+    /// `contains` is strict: a point on a rectangle's edge or on a circle is outside (a base
+    /// may stand against an obstacle), a point just within is inside.
+    #[test]
+    fn contains_is_strict_on_every_edge_and_on_the_circle() {
+        let r = rect(2.0, 3.0, 6.0, 5.0);
+        for edge in [(2.0, 4.0), (6.0, 4.0), (4.0, 3.0), (4.0, 5.0)] {
+            assert!(!r.contains(Pt::new(edge.0, edge.1)), "{edge:?}");
+        }
+        for within in [(2.01, 4.0), (5.99, 4.0), (4.0, 3.01), (4.0, 4.99)] {
+            assert!(r.contains(Pt::new(within.0, within.1)), "{within:?}");
+        }
+        let round = Shape::Circle {
+            c: Pt::new(10.0, 10.0),
+            r: 3.0,
+        };
+        assert!(!round.contains(Pt::new(13.0, 10.0)), "on the circle");
+        assert!(round.contains(Pt::new(12.5, 10.0)), "2.5 from the centre");
+        assert!(round.contains(Pt::new(10.0, 10.0)), "the centre");
+        assert!(!round.contains(Pt::new(12.2, 12.2)), "3.11 from the centre");
+    }
+
     #[test]
     fn a_point_segment_measures_to_its_point() {
         let a = Pt::new(1.0, 1.0);
