@@ -1349,6 +1349,35 @@ mod tests {
         assert!(round.contains(Pt::new(12.5, 10.0)), "2.5 from the centre");
         assert!(round.contains(Pt::new(10.0, 10.0)), "the centre");
         assert!(!round.contains(Pt::new(12.2, 12.2)), "3.11 from the centre");
+        let tri = poly(&[(0.0, 0.0), (4.0, 0.0), (0.0, 4.0)]);
+        assert!(!tri.contains(Pt::new(2.0, 0.0)), "on an edge");
+        assert!(tri.contains(Pt::new(2.0, 0.01)), "just within");
+    }
+
+    /// The graph's nodes (Nav::build): a circle's 8 nodes circumscribe it at 0.06 inch beyond
+    /// the base radius, at every 45 degrees; nodes closer than the base radius to a table
+    /// edge are dropped; a centre may come within `EPS` of an obstacle, not closer.
+    #[test]
+    fn nodes_circumscribe_circles_stay_on_the_table_and_bases_touch_obstacles() {
+        let c = Pt::new(10.0, 10.0);
+        let nav = Nav::build((20.0, 20.0), &[Shape::Circle { c, r: 2.0 }], 0.5);
+        assert_eq!(nav.nodes.len(), 8);
+        let big = 2.56 / (std::f32::consts::PI / 8.0).cos();
+        for (k, p) in nav.nodes.iter().enumerate() {
+            let a = k as f32 * std::f32::consts::FRAC_PI_4;
+            let want = Pt::new(c.x + big * a.cos(), c.y + big * a.sin());
+            assert!(p.dist(want) < 1e-4, "node {k}: {p:?}, not {want:?}");
+        }
+        // A wall against the right edge: its two right-hand corners are off the table.
+        let nav = Nav::build((12.0, 12.0), &[rect(10.0, 4.0, 11.8, 6.0)], 0.5);
+        assert_eq!(nav.nodes, vec![Pt::new(9.44, 3.44), Pt::new(9.44, 6.56)]);
+        // The same against the top edge.
+        let nav = Nav::build((12.0, 12.0), &[rect(4.0, 10.0, 6.0, 11.8)], 0.5);
+        assert_eq!(nav.nodes, vec![Pt::new(3.44, 9.44), Pt::new(6.56, 9.44)]);
+        // A base may stand against the wall (centre 0.5 from it), not 0.02 into it.
+        let nav = Nav::build((12.0, 12.0), &[rect(5.0, 0.0, 6.0, 10.0)], 0.5);
+        assert!(nav.fits(Pt::new(4.5, 5.0)));
+        assert!(!nav.fits(Pt::new(4.52, 5.0)));
     }
 
     #[test]
