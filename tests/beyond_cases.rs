@@ -832,6 +832,7 @@ fn mcts(see_hidden: bool) -> MctsPolicy<Beyond> {
             see_hidden,
             clairvoyant: false,
             prior_visits: 0,
+            chance_outcomes: 0,
         },
         weights,
     )

@@ -401,7 +401,8 @@ fn each_strategy_file_error_is_one_line_naming_the_file_and_the_key() {
             MCTS_OK.replace("rollout_depth = 5", "rollout_depth = 5\ndepth = 3"),
             "key 'depth': unknown key for kind \"mcts\" \
              (valid: kind, iterations, exploration, rollout, rollout_depth, rollout_samples, \
-             weights, widening, stop_at_chance, see_hidden, clairvoyant, prior_visits)",
+             weights, widening, stop_at_chance, see_hidden, clairvoyant, prior_visits, \
+             chance_outcomes)",
         ),
         (
             "random-weights",
@@ -456,6 +457,23 @@ fn each_strategy_file_error_is_one_line_naming_the_file_and_the_key() {
             ),
             "key 'prior_visits': 5 is not allowed \
              (expected 0 when widening is on (prior_visits and widening exclude each other))",
+        ),
+        (
+            "chance-outcomes",
+            MCTS_OK.replace(
+                "rollout_depth = 5",
+                "rollout_depth = 5\nchance_outcomes = 1001",
+            ),
+            "key 'chance_outcomes': 1001 is not allowed (expected an integer in 0..=1000)",
+        ),
+        (
+            "chance-and-stop",
+            MCTS_OK.replace(
+                "rollout_depth = 5",
+                "rollout_depth = 5\nchance_outcomes = 4\nstop_at_chance = true",
+            ),
+            "key 'chance_outcomes': 4 is not allowed (expected 0 when stop_at_chance is true \
+             (chance_outcomes and stop_at_chance exclude each other))",
         ),
         (
             "weight-type",

@@ -81,6 +81,19 @@ pub struct MctsConfig {
     /// by a random one; with the prior, followed by greedy's choice until the search learns
     /// better. Excludes [`widening`](MctsConfig::widening) (the strategy file refuses both).
     pub prior_visits: u32,
+    /// Closed-loop chance (strategy key `chance_outcomes`, default 0 = open loop; issue 9): at
+    /// most this many outcomes, `0..=1000`, below each action of the tree. With it on, the
+    /// state an action led to is looked up among its action node's outcome nodes (each holds
+    /// one resulting state, compared with `==`): an equal one is descended into, a new one is
+    /// added while the node has fewer than `chance_outcomes`, and once it is full an iteration
+    /// whose roll led elsewhere continues from an existing outcome drawn in proportion to how
+    /// often each was rolled (its state restored). So a tree line is a plan *per roll*: after
+    /// a hit and after a miss the search can choose differently, where the open-loop tree has
+    /// one line for every roll (the Gods' ladder stopped climbing above 200 iterations there,
+    /// results/README.md "Search strength"). An action that draws nothing has one outcome. Cost:
+    /// one state stored per outcome node (at most `iterations` of them) and a state comparison
+    /// per outcome looked at. Excludes [`stop_at_chance`](MctsConfig::stop_at_chance).
+    pub chance_outcomes: u32,
 }
 
 /// The value in `[0, 1]` of a rollout cut off before the end: the logistic
@@ -128,6 +141,10 @@ struct Node<A> {
     rank_len: u16,
     /// Progressive widening: how many of the ranked candidates have become children.
     children: u16,
+    /// Closed-loop chance ([`MctsConfig::chance_outcomes`]): for an outcome node, the index of
+    /// its state in the policy's state arena (and `avail` counts the rolls that led to it);
+    /// `NONE` for action nodes and the root.
+    state: u32,
 }
 
 const UNRANKED: u16 = u16::MAX;
@@ -199,6 +216,8 @@ pub struct MctsPolicy<G: Game> {
     /// decision; the plan is dropped when the next decision is anywhere else (another game),
     /// so no game's play depends on the games this policy played before.
     expect: Option<(G, GameRng)>,
+    /// Closed-loop chance: the states of the outcome nodes.
+    states: Vec<G>,
 }
 
 /// The most entries of [`MctsPolicy`]'s `ln` table (512 KiB).
@@ -233,6 +252,10 @@ impl<G: Game> MctsPolicy<G> {
             config.prior_visits == 0 || config.widening == 0.0,
             "MCTS prior_visits and widening exclude each other"
         );
+        assert!(
+            config.chance_outcomes == 0 || !config.stop_at_chance,
+            "MCTS chance_outcomes and stop_at_chance exclude each other"
+        );
         let ranker =
             (config.widening > 0.0).then(|| GreedyPolicy::new(weights.clone(), 1).in_search());
         let prior = (config.prior_visits > 0)
@@ -256,7 +279,10 @@ impl<G: Game> MctsPolicy<G> {
             config,
             heuristic: Heuristic::new::<G>(weights),
             greedy,
-            nodes: Vec::with_capacity(config.iterations as usize + 1),
+            // An iteration adds at most an action node and, closed loop, an outcome node.
+            nodes: Vec::with_capacity(
+                (config.iterations as usize + 1) * if config.chance_outcomes > 0 { 2 } else { 1 },
+            ),
             legal: Vec::with_capacity(LIST_ROOM),
             tried: Vec::with_capacity(LIST_ROOM),
             eligible: Vec::with_capacity(LIST_ROOM),
@@ -290,6 +316,11 @@ impl<G: Game> MctsPolicy<G> {
             }),
             plan_at: 0,
             expect: None,
+            states: Vec::with_capacity(if config.chance_outcomes > 0 {
+                config.iterations as usize + 1
+            } else {
+                0
+            }),
         }
     }
 
@@ -307,8 +338,8 @@ impl<G: Game> MctsPolicy<G> {
         &self.config
     }
 
-    /// The number of nodes of the last search's tree (`1..=iterations + 1`; 0 before the first
-    /// search).
+    /// The number of nodes of the last search's tree (`1..=iterations + 1`, closed loop
+    /// `1..=2 * iterations + 1` counting outcome nodes; 0 before the first search).
     pub fn tree_size(&self) -> usize {
         self.nodes.len()
     }
@@ -319,9 +350,10 @@ impl<G: Game> MctsPolicy<G> {
     pub fn tree_depth(&self) -> u32 {
         let mut depth = vec![0u32; self.nodes.len()];
         let mut deepest = 0;
-        // Children always come after their parent in the arena.
+        // Children always come after their parent in the arena; outcome nodes are no decision.
         for i in 1..self.nodes.len() {
-            depth[i] = depth[self.nodes[i].parent as usize] + 1;
+            let step = u32::from(self.nodes[i].state == NONE);
+            depth[i] = depth[self.nodes[i].parent as usize] + step;
             deepest = deepest.max(depth[i]);
         }
         deepest
@@ -353,9 +385,49 @@ impl<G: Game> MctsPolicy<G> {
             rank_off: 0,
             rank_len: UNRANKED,
             children: 0,
+            state: NONE,
         });
         self.nodes[parent as usize].first_child = index;
         index
+    }
+
+    /// Closed-loop chance: the outcome node below `action_node` for the state `s` its action
+    /// just led to. An outcome holding a state equal to `s` is taken (`(outcome, false)`); else
+    /// a new outcome holding `s` is added while there are fewer than
+    /// [`MctsConfig::chance_outcomes`] (`(outcome, true)`); else an existing outcome is drawn
+    /// from `search` in proportion to the rolls that led to each, and `s` becomes its state
+    /// (`(outcome, false)`).
+    fn outcome(&mut self, action_node: u32, s: &mut G, search: &mut GameRng) -> (u32, bool) {
+        let mut count = 0u32;
+        let mut rolls = 0u32;
+        let mut c = self.nodes[action_node as usize].first_child;
+        while c != NONE {
+            let nd = &mut self.nodes[c as usize];
+            if self.states[nd.state as usize] == *s {
+                nd.avail += 1;
+                return (c, false);
+            }
+            count += 1;
+            rolls += nd.avail;
+            c = nd.next_sibling;
+        }
+        if count < self.config.chance_outcomes {
+            let child = self.add_child(action_node, self.nodes[action_node as usize].action);
+            self.nodes[child as usize].state = self.states.len() as u32;
+            self.states.push(*s);
+            return (child, true);
+        }
+        let mut r = below(search, rolls);
+        let mut c = self.nodes[action_node as usize].first_child;
+        loop {
+            let nd = &self.nodes[c as usize];
+            if r < nd.avail || nd.next_sibling == NONE {
+                *s = self.states[nd.state as usize];
+                return (c, false);
+            }
+            r -= nd.avail;
+            c = nd.next_sibling;
+        }
     }
 
     /// Ranks `node`'s candidates (the legal actions of `s`, in `self.legal`) by their greedy
@@ -626,6 +698,20 @@ impl<G: Game> MctsPolicy<G> {
             let dice = truth.as_mut().unwrap_or(&mut *search);
             let before = self.config.stop_at_chance.then(|| dice.clone());
             s.apply(self.nodes[node as usize].action, dice);
+            if self.config.chance_outcomes > 0 {
+                let (outcome, new) = self.outcome(node, &mut s, search);
+                node = outcome;
+                if fresh || new {
+                    break self.rollout(
+                        &mut s,
+                        search,
+                        &mut truth,
+                        root_score,
+                        self.config.rollout_depth,
+                    );
+                }
+                continue;
+            }
             if fresh || before.is_some_and(|b| b != *dice) {
                 break self.rollout(
                     &mut s,
@@ -653,7 +739,9 @@ impl<G: Game> MctsPolicy<G> {
             self.best_line.clear();
             let mut n = node;
             while n != 0 {
-                self.best_line.push(self.nodes[n as usize].action);
+                if self.nodes[n as usize].state == NONE {
+                    self.best_line.push(self.nodes[n as usize].action);
+                }
                 n = self.nodes[n as usize].parent;
             }
             self.best_line.reverse();
@@ -763,9 +851,11 @@ impl<G: Game> Policy<G> for MctsPolicy<G> {
             rank_off: 0,
             rank_len: UNRANKED,
             children: 0,
+            state: NONE,
         });
         self.ranked.clear();
         self.ranked_q.clear();
+        self.states.clear();
         let mut budget = self.config.iterations;
         if self.truth.is_some() {
             self.best_value = -1.0;
@@ -865,7 +955,7 @@ impl<G: Game> Policy<G> for MctsPolicy<G> {
 mod tests {
     use super::*;
     use crate::game::{Stream, stream_rng};
-    use crate::games::race::{Race, RaceAction};
+    use crate::games::race::{GOAL, Race, RaceAction};
     use crate::policy::greedy::tests::{Duel, DuelAction};
 
     fn mcts<G: Game>(iterations: u32, rollout: Rollout, weights: Vec<f64>) -> MctsPolicy<G> {
@@ -880,6 +970,7 @@ mod tests {
             see_hidden: false,
             clairvoyant: false,
             prior_visits: 0,
+            chance_outcomes: 0,
         };
         MctsPolicy::new(config, weights)
     }
@@ -988,6 +1079,7 @@ mod tests {
             see_hidden: false,
             clairvoyant: false,
             prior_visits: 0,
+            chance_outcomes: 0,
         };
         MctsPolicy::new(config, weights)
     }
@@ -1106,6 +1198,7 @@ mod tests {
             see_hidden: false,
             clairvoyant: false,
             prior_visits,
+            chance_outcomes: 0,
         };
         MctsPolicy::new(config, weights)
     }
@@ -1193,6 +1286,176 @@ mod tests {
     fn prior_and_widening_are_refused_together() {
         let mut config = *with_prior::<Race>(10, 1.0, 3, vec![1.0, 0.0]).config();
         config.widening = 1.0;
+        let _ = MctsPolicy::<Race>::new(config, vec![1.0, 0.0]);
+    }
+
+    fn closed<G: Game>(
+        iterations: u32,
+        chance_outcomes: u32,
+        rollout: Rollout,
+        weights: Vec<f64>,
+    ) -> MctsPolicy<G> {
+        let config = MctsConfig {
+            iterations,
+            exploration: 0.7,
+            rollout,
+            rollout_depth: 10,
+            rollout_samples: 1,
+            widening: 0.0,
+            stop_at_chance: false,
+            see_hidden: false,
+            clairvoyant: false,
+            prior_visits: 0,
+            chance_outcomes,
+        };
+        MctsPolicy::new(config, weights)
+    }
+
+    /// The state a decision node of a closed-loop tree stands for: the root's or its
+    /// outcome's.
+    fn decision_state(policy: &MctsPolicy<Race>, root: Race, n: u32) -> Race {
+        let state = policy.nodes[n as usize].state;
+        if state == NONE {
+            root
+        } else {
+            policy.states[state as usize]
+        }
+    }
+
+    #[test]
+    fn closed_loop_keeps_one_outcome_per_roll_below_each_action() {
+        // Race: a walk has one outcome (+1), a run two (+3 or +0), whatever the cap above 2.
+        let root = Race {
+            position: 0,
+            turn: 0,
+        };
+        let legal = [RaceAction::Walk, RaceAction::Run];
+        let mut policy = closed::<Race>(2_000, 8, Rollout::Random, vec![1.0, 0.0]);
+        policy.choose(&root, &legal, &mut stream_rng(3, 0, Stream::Policy));
+        let mut two_rolls = 0;
+        for (i, n) in policy.nodes.iter().enumerate().skip(1) {
+            if n.state == NONE {
+                // An action node: its parent is a decision node, its children outcomes.
+                let before = decision_state(&policy, root, n.parent);
+                let mut outcomes = Vec::new();
+                let mut c = n.first_child;
+                while c != NONE {
+                    let o = &policy.nodes[c as usize];
+                    assert_ne!(o.state, NONE, "node {i} has an action child");
+                    assert_eq!(o.action, n.action);
+                    outcomes.push(policy.states[o.state as usize]);
+                    c = o.next_sibling;
+                }
+                assert!(!outcomes.is_empty(), "action node {i} has no outcome");
+                let gains: Vec<u8> = outcomes
+                    .iter()
+                    .map(|after| {
+                        assert_eq!(after.turn, before.turn + 1);
+                        after.position - before.position
+                    })
+                    .collect();
+                match n.action {
+                    RaceAction::Walk => assert_eq!(gains, [1], "node {i}"),
+                    RaceAction::Run => {
+                        assert!(gains.len() <= 2);
+                        for (g, after) in gains.iter().zip(&outcomes) {
+                            assert!(*g == 0 || *g == 3 || after.position == GOAL, "node {i}");
+                        }
+                        assert!(
+                            gains.len() == 1 || gains[0] != gains[1],
+                            "node {i}: {gains:?}"
+                        );
+                        two_rolls += usize::from(gains.len() == 2);
+                    }
+                }
+            } else {
+                assert_eq!(policy.nodes[n.parent as usize].state, NONE, "outcome {i}");
+            }
+        }
+        assert!(two_rolls > 5, "{two_rolls} runs with both rolls");
+        // Depth counts decisions, not outcome nodes: at most the 6 turns.
+        assert!(
+            (2..=6).contains(&policy.tree_depth()),
+            "{}",
+            policy.tree_depth()
+        );
+    }
+
+    #[test]
+    fn closed_loop_cap_of_one_outcome_follows_the_first_roll() {
+        let root = Race {
+            position: 0,
+            turn: 0,
+        };
+        let legal = [RaceAction::Walk, RaceAction::Run];
+        let mut policy = closed::<Race>(1_000, 1, Rollout::Random, vec![1.0, 0.0]);
+        policy.choose(&root, &legal, &mut stream_rng(4, 0, Stream::Policy));
+        for n in policy.nodes.iter().skip(1).filter(|n| n.state == NONE) {
+            let first = n.first_child;
+            assert_ne!(first, NONE);
+            assert_eq!(policy.nodes[first as usize].next_sibling, NONE);
+            // Every pass through the action counted as a roll of its one outcome or not, but
+            // the outcome was visited as often as the action.
+            assert_eq!(policy.nodes[first as usize].visits, n.visits);
+        }
+    }
+
+    #[test]
+    fn closed_loop_values_a_plan_per_roll() {
+        // Square 5 with three turns left (needs 5). Running first wins 5/8: on heads walk
+        // twice (sure), on tails run twice (1/4). No fixed three-action line wins more than
+        // 1/2, so the open-loop tree, which keeps one line for both rolls, values running at
+        // most 1/2 (as much as walking first), while the closed-loop tree sees 5/8.
+        let at = Race {
+            position: 5,
+            turn: 3,
+        };
+        let legal = [RaceAction::Walk, RaceAction::Run];
+        let run_mean = |policy: &MctsPolicy<Race>| {
+            root_kids(policy)
+                .into_iter()
+                .find(|(a, _, _)| *a == RaceAction::Run)
+                .map(|(_, visits, total)| total / f64::from(visits))
+                .unwrap()
+        };
+        let mut rng = stream_rng(6, 0, Stream::Policy);
+        for _ in 0..5 {
+            let mut closed_loop = closed::<Race>(4_000, 8, Rollout::Random, vec![1.0, 0.0]);
+            let pick = closed_loop.choose(&at, &legal, &mut rng);
+            assert_eq!(pick, RaceAction::Run);
+            let mut open_loop = closed::<Race>(4_000, 0, Rollout::Random, vec![1.0, 0.0]);
+            open_loop.choose(&at, &legal, &mut rng);
+            let (c, o) = (run_mean(&closed_loop), run_mean(&open_loop));
+            // 4,000 iterations: the closed-loop estimate is within a few points of 5/8, the
+            // open-loop one within a few of 1/2 or below.
+            assert!(c > 0.58 && c < 0.66, "closed loop values running at {c}");
+            assert!(o < 0.55, "open loop values running at {o}");
+        }
+    }
+
+    #[test]
+    fn closed_loop_search_still_takes_the_sure_win_and_the_only_chance() {
+        let legal = [RaceAction::Walk, RaceAction::Run];
+        for rollout in [Rollout::Random, Rollout::Greedy] {
+            let mut policy = closed::<Race>(300, 4, rollout, vec![1.0, 0.0]);
+            let mut rng = stream_rng(7, 0, Stream::Policy);
+            for (position, turn, best) in [
+                (9, 3, RaceAction::Walk),
+                (7, 5, RaceAction::Run),
+                (4, 4, RaceAction::Run),
+            ] {
+                let s = Race { position, turn };
+                assert_eq!(policy.choose(&s, &legal, &mut rng), best, "{s:?}");
+                assert!(policy.tree_size() <= 601);
+            }
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "exclude each other")]
+    fn chance_outcomes_and_stop_at_chance_are_refused_together() {
+        let mut config = *closed::<Race>(10, 4, Rollout::Random, vec![1.0, 0.0]).config();
+        config.stop_at_chance = true;
         let _ = MctsPolicy::<Race>::new(config, vec![1.0, 0.0]);
     }
 

@@ -23,6 +23,9 @@
 //! #                        # and draws (issue 15) — the upper bound, never a player
 //! # prior_visits = 5       # mcts, optional (default 0 = off): greedy prior, virtual visits
 //! #                        # per child, 0..=100000; excludes `widening` (issue 9)
+//! # chance_outcomes = 8    # mcts, optional (default 0 = open loop): closed-loop chance, at
+//! #                        # most this many outcomes below an action, 0..=1000; excludes
+//! #                        # `stop_at_chance` (issue 9)
 //! # samples = 16           # greedy: chance samples per candidate, 1..=10000
 //!
 //! [weights.race]           # greedy, mcts: feature name -> weight, per game (Game::NAME)
@@ -31,8 +34,8 @@
 //!
 //! `random` takes only `kind`; `greedy` takes `kind`, `samples`, `weights`; `mcts` takes
 //! `kind`, `iterations`, `exploration`, `rollout`, `rollout_depth`, `weights` and optionally
-//! `rollout_samples`, `widening`, `stop_at_chance`, `see_hidden`, `clairvoyant` and
-//! `prior_visits`
+//! `rollout_samples`, `widening`, `stop_at_chance`, `see_hidden`, `clairvoyant`,
+//! `prior_visits` and `chance_outcomes`
 //! ([`MctsConfig`]). Every other key of the kind is required
 //! and no other key is accepted. Weight tables are checked against the
 //! game's features when the strategy is built for a game, and that game's table must exist
@@ -177,6 +180,7 @@ const MCTS_KEYS: &[&str] = &[
     "see_hidden",
     "clairvoyant",
     "prior_visits",
+    "chance_outcomes",
 ];
 /// Keys a kind takes that may be left out (they default to the search of earlier versions).
 const OPTIONAL_KEYS: &[&str] = &[
@@ -186,6 +190,7 @@ const OPTIONAL_KEYS: &[&str] = &[
     "see_hidden",
     "clairvoyant",
     "prior_visits",
+    "chance_outcomes",
 ];
 
 impl Strategy {
@@ -284,6 +289,7 @@ impl Strategy {
                     see_hidden: r.flag("see_hidden")?,
                     clairvoyant: r.flag("clairvoyant")?,
                     prior_visits: r.prior_visits()?,
+                    chance_outcomes: r.chance_outcomes()?,
                 },
                 weights: r.weights()?,
             },
@@ -746,6 +752,23 @@ impl Reader<'_> {
                 "prior_visits",
                 k,
                 "0 when widening is on (prior_visits and widening exclude each other)",
+            ));
+        }
+        Ok(k)
+    }
+
+    /// `chance_outcomes`: an integer in `0..=1000`, 0 (open loop) when absent; refused with
+    /// `stop_at_chance = true` (a tree that ends at chance has no outcomes to tell apart).
+    fn chance_outcomes(&self) -> Result<u32, StrategyError> {
+        if !self.table.contains_key("chance_outcomes") {
+            return Ok(0);
+        }
+        let k = self.integer("chance_outcomes", 0, 1000, "an integer in 0..=1000")?;
+        if k > 0 && self.flag("stop_at_chance")? {
+            return Err(self.bad_value(
+                "chance_outcomes",
+                k,
+                "0 when stop_at_chance is true (chance_outcomes and stop_at_chance exclude each other)",
             ));
         }
         Ok(k)
