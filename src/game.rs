@@ -303,6 +303,13 @@ pub trait Game: Copy + Send + Sync + PartialEq + fmt::Debug + fmt::Display + 'st
     /// Re-samples what the player cannot know (deck orders). Games without hidden information
     /// leave the state as it is.
     fn determinize(&mut self, _rng: &mut GameRng) {}
+    /// Puts what the player cannot see in a canonical order (the undrawn cards of a deck
+    /// sorted), so that two states the player cannot tell apart become equal, and
+    /// [`determinize`](Game::determinize) after it samples what the player may be facing.
+    /// Closed-loop MCTS keys an action's outcomes by the concealed state
+    /// ([`MctsConfig::chance_outcomes`](crate::policy::mcts::MctsConfig::chance_outcomes)).
+    /// Games without hidden information leave the state as it is.
+    fn conceal(&mut self) {}
     /// How `action` relates to its neighbours for planning policies.
     fn plan_step(&self, _action: Self::Action) -> PlanStep {
         PlanStep::Single

@@ -833,6 +833,7 @@ fn mcts(see_hidden: bool) -> MctsPolicy<Beyond> {
             clairvoyant: false,
             prior_visits: 0,
             chance_outcomes: 0,
+            tree_depth: u32::MAX,
         },
         weights,
     )

@@ -158,6 +158,19 @@ fn playout<G: Game>(setup: &G::Setup, seed: u64, deep: bool, label: &str) -> Pla
             d.legal_actions(&mut again);
             assert_eq!(again, acts, "{at}: determinize changed the legal actions");
             assert_eq!(d.outcome(), None, "{at}: determinize ended the game");
+            // Conceal puts exactly what determinize re-samples in one order: a state and any
+            // determinization of it conceal alike, and nothing the player sees changes.
+            let mut k = s;
+            k.conceal();
+            let mut kd = d;
+            kd.conceal();
+            assert_eq!(kd, k, "{at}: a determinized copy conceals to another state");
+            let mut kk = k;
+            kk.conceal();
+            assert_eq!(kk, k, "{at}: conceal is not idempotent");
+            k.legal_actions(&mut again);
+            assert_eq!(again, acts, "{at}: conceal changed the legal actions");
+            assert_eq!(k.outcome(), None, "{at}: conceal ended the game");
             let _ = s.to_string();
         }
         let a = acts[below(&mut prng, acts.len() as u32) as usize];

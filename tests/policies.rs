@@ -402,7 +402,7 @@ fn each_strategy_file_error_is_one_line_naming_the_file_and_the_key() {
             "key 'depth': unknown key for kind \"mcts\" \
              (valid: kind, iterations, exploration, rollout, rollout_depth, rollout_samples, \
              weights, widening, stop_at_chance, see_hidden, clairvoyant, prior_visits, \
-             chance_outcomes)",
+             chance_outcomes, tree_depth)",
         ),
         (
             "random-weights",
@@ -465,6 +465,11 @@ fn each_strategy_file_error_is_one_line_naming_the_file_and_the_key() {
                 "rollout_depth = 5\nchance_outcomes = 1001",
             ),
             "key 'chance_outcomes': 1001 is not allowed (expected an integer in 0..=1000)",
+        ),
+        (
+            "tree-depth",
+            MCTS_OK.replace("rollout_depth = 5", "rollout_depth = 5\ntree_depth = 0"),
+            "key 'tree_depth': 0 is not allowed (expected an integer in 1..=4294967295)",
         ),
         (
             "chance-and-stop",

@@ -84,16 +84,22 @@ pub struct MctsConfig {
     /// Closed-loop chance (strategy key `chance_outcomes`, default 0 = open loop; issue 9): at
     /// most this many outcomes, `0..=1000`, below each action of the tree. With it on, the
     /// state an action led to is looked up among its action node's outcome nodes (each holds
-    /// one resulting state, compared with `==`): an equal one is descended into, a new one is
-    /// added while the node has fewer than `chance_outcomes`, and once it is full an iteration
-    /// whose roll led elsewhere continues from an existing outcome drawn in proportion to how
-    /// often each was rolled (its state restored). So a tree line is a plan *per roll*: after
+    /// one resulting state with its hidden part in canonical order, [`Game::conceal`], compared
+    /// with `==`): an equal one is descended into, a new one is added while the node has fewer
+    /// than `chance_outcomes`, and once it is full an iteration whose roll led elsewhere
+    /// continues from an existing outcome drawn in proportion to how often each was rolled (its
+    /// state restored and determinized). So a tree line is a plan *per roll*: after
     /// a hit and after a miss the search can choose differently, where the open-loop tree has
     /// one line for every roll (the Gods' ladder stopped climbing above 200 iterations there,
     /// results/README.md "Search strength"). An action that draws nothing has one outcome. Cost:
     /// one state stored per outcome node (at most `iterations` of them) and a state comparison
     /// per outcome looked at. Excludes [`stop_at_chance`](MctsConfig::stop_at_chance).
     pub chance_outcomes: u32,
+    /// The most player decisions a tree line holds (strategy key `tree_depth`, default
+    /// `u32::MAX` = unlimited; `1..`): an iteration that reaches a node this deep rolls out from
+    /// there instead of selecting, so the budget goes to more rollouts below the shallow nodes
+    /// rather than to a deeper tree (issue 9: on the Gods, deeper open-loop trees played worse).
+    pub tree_depth: u32,
 }
 
 /// The value in `[0, 1]` of a rollout cut off before the end: the logistic
@@ -392,18 +398,27 @@ impl<G: Game> MctsPolicy<G> {
     }
 
     /// Closed-loop chance: the outcome node below `action_node` for the state `s` its action
-    /// just led to. An outcome holding a state equal to `s` is taken (`(outcome, false)`); else
-    /// a new outcome holding `s` is added while there are fewer than
-    /// [`MctsConfig::chance_outcomes`] (`(outcome, true)`); else an existing outcome is drawn
-    /// from `search` in proportion to the rolls that led to each, and `s` becomes its state
-    /// (`(outcome, false)`).
+    /// just led to. Outcomes are keyed by the concealed state ([`Game::conceal`]: what the
+    /// player cannot see in a canonical order), so states the player cannot tell apart share
+    /// one. An outcome holding the concealed `s` is taken (`(outcome, false)`); else a new
+    /// outcome holding it is added while there are fewer than [`MctsConfig::chance_outcomes`]
+    /// (`(outcome, true)`); in both cases the iteration goes on with `s` itself. Else an
+    /// existing outcome is drawn from `search` in proportion to the rolls that led to each, and
+    /// `s` becomes its state, determinized ([`Game::determinize`]) for the hidden part
+    /// (`(outcome, false)`). A search that sees the hidden state keys by the state itself.
     fn outcome(&mut self, action_node: u32, s: &mut G, search: &mut GameRng) -> (u32, bool) {
+        // A search that sees the hidden state (see_hidden, clairvoyant) keys by the state itself.
+        let honest = !self.config.see_hidden && !self.config.clairvoyant;
+        let mut key = *s;
+        if honest {
+            key.conceal();
+        }
         let mut count = 0u32;
         let mut rolls = 0u32;
         let mut c = self.nodes[action_node as usize].first_child;
         while c != NONE {
             let nd = &mut self.nodes[c as usize];
-            if self.states[nd.state as usize] == *s {
+            if self.states[nd.state as usize] == key {
                 nd.avail += 1;
                 return (c, false);
             }
@@ -414,7 +429,7 @@ impl<G: Game> MctsPolicy<G> {
         if count < self.config.chance_outcomes {
             let child = self.add_child(action_node, self.nodes[action_node as usize].action);
             self.nodes[child as usize].state = self.states.len() as u32;
-            self.states.push(*s);
+            self.states.push(key);
             return (child, true);
         }
         let mut r = below(search, rolls);
@@ -423,6 +438,9 @@ impl<G: Game> MctsPolicy<G> {
             let nd = &self.nodes[c as usize];
             if r < nd.avail || nd.next_sibling == NONE {
                 *s = self.states[nd.state as usize];
+                if honest {
+                    s.determinize(search);
+                }
                 return (c, false);
             }
             r -= nd.avail;
@@ -671,10 +689,21 @@ impl<G: Game> MctsPolicy<G> {
             self.heuristic.weighted(&s)
         };
         let mut node = 0u32;
+        let mut depth = 0u32;
         let value = loop {
             if let Some(outcome) = s.outcome() {
                 break terminal_value(outcome);
             }
+            if depth == self.config.tree_depth {
+                break self.rollout(
+                    &mut s,
+                    search,
+                    &mut truth,
+                    root_score,
+                    self.config.rollout_depth,
+                );
+            }
+            depth += 1;
             s.legal_actions(&mut self.legal);
             let (next, fresh) = if self.config.widening > 0.0 {
                 match self.select_widened(node, &s, search, root_score) {
@@ -971,6 +1000,7 @@ mod tests {
             clairvoyant: false,
             prior_visits: 0,
             chance_outcomes: 0,
+            tree_depth: u32::MAX,
         };
         MctsPolicy::new(config, weights)
     }
@@ -1080,6 +1110,7 @@ mod tests {
             clairvoyant: false,
             prior_visits: 0,
             chance_outcomes: 0,
+            tree_depth: u32::MAX,
         };
         MctsPolicy::new(config, weights)
     }
@@ -1199,6 +1230,7 @@ mod tests {
             clairvoyant: false,
             prior_visits,
             chance_outcomes: 0,
+            tree_depth: u32::MAX,
         };
         MctsPolicy::new(config, weights)
     }
@@ -1307,6 +1339,7 @@ mod tests {
             clairvoyant: false,
             prior_visits: 0,
             chance_outcomes,
+            tree_depth: u32::MAX,
         };
         MctsPolicy::new(config, weights)
     }
@@ -1448,6 +1481,28 @@ mod tests {
                 assert_eq!(policy.choose(&s, &legal, &mut rng), best, "{s:?}");
                 assert!(policy.tree_size() <= 601);
             }
+        }
+    }
+
+    #[test]
+    fn tree_depth_keeps_lines_short_and_spends_the_rest_on_rollouts() {
+        let root = Race {
+            position: 0,
+            turn: 0,
+        };
+        let legal = [RaceAction::Walk, RaceAction::Run];
+        // The whole tree to the limit: 2 actions a decision; closed loop, 1 outcome of a walk
+        // and 2 of a run (so 1 + 2 + 3 outcomes, then 3 * 2 actions with 3 + 6 outcomes).
+        for (limit, closed_loop, size) in [(1, 0, 3), (2, 0, 7), (2, 4, 21)] {
+            let mut config =
+                *closed::<Race>(500, closed_loop, Rollout::Random, vec![1.0, 0.0]).config();
+            config.tree_depth = limit;
+            let mut policy = MctsPolicy::<Race>::new(config, vec![1.0, 0.0]);
+            policy.choose(&root, &legal, &mut stream_rng(9, 0, Stream::Policy));
+            assert_eq!(policy.tree_depth(), limit, "limit {limit}");
+            // Every iteration still passed through the root.
+            assert_eq!(policy.nodes[0].visits, 500);
+            assert_eq!(policy.tree_size(), size, "limit {limit}");
         }
     }
 

@@ -26,6 +26,8 @@
 //! # chance_outcomes = 8    # mcts, optional (default 0 = open loop): closed-loop chance, at
 //! #                        # most this many outcomes below an action, 0..=1000; excludes
 //! #                        # `stop_at_chance` (issue 9)
+//! # tree_depth = 2         # mcts, optional (default unlimited): the most decisions a tree
+//! #                        # line holds, 1..=4294967295 (issue 9)
 //! # samples = 16           # greedy: chance samples per candidate, 1..=10000
 //!
 //! [weights.race]           # greedy, mcts: feature name -> weight, per game (Game::NAME)
@@ -35,7 +37,7 @@
 //! `random` takes only `kind`; `greedy` takes `kind`, `samples`, `weights`; `mcts` takes
 //! `kind`, `iterations`, `exploration`, `rollout`, `rollout_depth`, `weights` and optionally
 //! `rollout_samples`, `widening`, `stop_at_chance`, `see_hidden`, `clairvoyant`,
-//! `prior_visits` and `chance_outcomes`
+//! `prior_visits`, `chance_outcomes` and `tree_depth`
 //! ([`MctsConfig`]). Every other key of the kind is required
 //! and no other key is accepted. Weight tables are checked against the
 //! game's features when the strategy is built for a game, and that game's table must exist
@@ -181,6 +183,7 @@ const MCTS_KEYS: &[&str] = &[
     "clairvoyant",
     "prior_visits",
     "chance_outcomes",
+    "tree_depth",
 ];
 /// Keys a kind takes that may be left out (they default to the search of earlier versions).
 const OPTIONAL_KEYS: &[&str] = &[
@@ -191,6 +194,7 @@ const OPTIONAL_KEYS: &[&str] = &[
     "clairvoyant",
     "prior_visits",
     "chance_outcomes",
+    "tree_depth",
 ];
 
 impl Strategy {
@@ -290,6 +294,11 @@ impl Strategy {
                     clairvoyant: r.flag("clairvoyant")?,
                     prior_visits: r.prior_visits()?,
                     chance_outcomes: r.chance_outcomes()?,
+                    tree_depth: if r.table.contains_key("tree_depth") {
+                        r.integer("tree_depth", 1, u32::MAX, "an integer in 1..=4294967295")?
+                    } else {
+                        u32::MAX
+                    },
                 },
                 weights: r.weights()?,
             },

@@ -308,17 +308,41 @@ impl Beyond {
     /// stay. Each hidden part is sorted before it is shuffled, so the result depends only on
     /// what the players know and on `rng`, never on the true hidden order.
     pub fn shuffle_hidden(&mut self, rng: &mut GameRng) {
+        // Sorting draws nothing, so sorting every part first and then shuffling each in turn
+        // draws the same numbers for the same parts as sorting and shuffling part by part.
+        self.sort_hidden();
+        for h in 0..self.n_heroes as usize {
+            let hs = &mut self.heroes[h];
+            let hidden = hs.deck.len() - (hs.known as usize).min(hs.deck.len());
+            hs.deck.shuffle_bottom(hidden, rng);
+        }
+        macro_rules! redo {
+            ($($p:ident),*) => {$(
+                self.$p.shuffle(rng);
+            )*};
+        }
+        redo!(
+            enemy_deck,
+            terrain_deck,
+            wound_deck,
+            fatigue_deck,
+            response_deck,
+            item_deck
+        );
+    }
+
+    /// Sorts every card the players cannot see (Game::conceal): the parts
+    /// [`shuffle_hidden`](Beyond::shuffle_hidden) shuffles, in card order.
+    pub fn sort_hidden(&mut self) {
         for h in 0..self.n_heroes as usize {
             let hs = &mut self.heroes[h];
             let hidden = hs.deck.len() - (hs.known as usize).min(hs.deck.len());
             hs.deck.sort_bottom(hidden);
-            hs.deck.shuffle_bottom(hidden, rng);
         }
         macro_rules! redo {
             ($($p:ident),*) => {$(
                 let n = self.$p.len();
                 self.$p.sort_bottom(n);
-                self.$p.shuffle(rng);
             )*};
         }
         redo!(
@@ -520,6 +544,9 @@ impl Game for Beyond {
     const HIDDEN_INFORMATION: bool = true;
     fn determinize(&mut self, rng: &mut GameRng) {
         self.shuffle_hidden(rng);
+    }
+    fn conceal(&mut self) {
+        self.sort_hidden();
     }
     /// An attack takes several actions (`Attack`, any `AddCard`s, `ResolveAttack`: Attacking)
     /// and so does a defense (`Defend`s and `DefendPoints`, then `TakeAttack`: Enemy Attacks):

@@ -453,6 +453,16 @@ impl Game for Gods {
             self.wound_deck.swap(i, j);
         }
     }
+    /// Sorts the asset deck and the undrawn wound cards (their order is what determinize
+    /// re-samples).
+    fn conceal(&mut self) {
+        self.deck[..self.deck_len as usize].sort_unstable();
+        let lo = self.wounds_drawn as usize;
+        let n = self.content.wounds.len();
+        if let Some(undrawn) = self.wound_deck.get_mut(lo..n) {
+            undrawn.sort_unstable();
+        }
+    }
     fn plan_step(&self, _a: GodsAction) -> PlanStep {
         PlanStep::Single
     }
