@@ -142,12 +142,31 @@ fn greedy_and_mcts_decisions_allocate_nothing_after_warm_up() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("strategies");
     // (strategy, warm-up games, counted games): MCTS-200 costs about 0.1 s a Rift game,
     // mcts-1000 (progressive widening) about 0.7 s.
-    let plan = [("greedy", 10, 60), ("mcts-200", 2, 3), ("mcts-1000", 1, 1)];
+    // mcts-200-closed: mcts-200 with closed-loop chance, the greedy prior and a tree depth
+    // (issue 9), whose outcome states and rankings have arenas of their own.
+    let plan = [
+        ("greedy", 10, 60),
+        ("mcts-200", 2, 3),
+        ("mcts-1000", 1, 1),
+        ("mcts-200-closed", 2, 3),
+    ];
+    let mcts_200 = std::fs::read_to_string(dir.join("mcts-200.toml")).unwrap();
+    let closed = mcts_200.replacen(
+        "rollout_depth = 6",
+        "rollout_depth = 6\nchance_outcomes = 8\nprior_visits = 5\ntree_depth = 12",
+        1,
+    );
+    assert_ne!(closed, mcts_200, "mcts-200.toml's rollout_depth line moved");
+    let closed = Strategy::parse("mcts-200-closed", "tests/alloc.rs", &closed).unwrap();
     for &kind in GameKind::ALL {
         with_game!(kind, G => {
             let setup = G::resolve_setup(&SetupValues::new()).unwrap();
             for (name, warm, counted_games) in plan {
-                let mut policy = Strategy::named(name, &dir).unwrap().build::<G>().unwrap();
+                let strategy = match name {
+                    "mcts-200-closed" => closed.clone(),
+                    _ => Strategy::named(name, &dir).unwrap(),
+                };
+                let mut policy = strategy.build::<G>().unwrap();
                 let mut acts = Vec::with_capacity(1024);
                 count_decisions::<G>(&setup, policy.as_mut(), 0..warm, &mut acts);
                 let (decisions, allocations) = count_decisions::<G>(
