@@ -459,7 +459,15 @@ fn run_toml_records_each_strategy_with_its_origin_and_definition() {
         "kind = \"greedy\"\nsamples = 2\n[weights.race]\nposition = 0.5\n",
     )
     .unwrap();
-    let text = experiment("\"greedy\", \"mcts-200\", \"coin\"", 4, 1, "");
+    // The optional search keys are recorded when they are set (issue 9).
+    std::fs::write(
+        dir.join("closed.toml"),
+        "kind = \"mcts\"\niterations = 20\nexploration = 0.5\nrollout = \"random\"\n\
+         rollout_depth = 4\nprior_visits = 3\nchance_outcomes = 6\ntree_depth = 2\n\
+         [weights.race]\nposition = 1.0\n",
+    )
+    .unwrap();
+    let text = experiment("\"greedy\", \"mcts-200\", \"coin\", \"closed\"", 4, 1, "");
     let e = Experiment::parse(&text, "race.toml").unwrap();
     let plan = Plan::<Race>::new(e, |name| match name {
         "coin" => strategy(name).map(lab::StrategySource::from),
@@ -478,6 +486,13 @@ fn run_toml_records_each_strategy_with_its_origin_and_definition() {
             "[strategies.mcts-200]\norigin = \"built in\"\nkind = \"mcts\"\niterations = 200\n\
              exploration = 1.0\nrollout = \"greedy\"\nrollout_depth = 6\nrollout_samples = 1\nwidening = 0.0\n\
              stop_at_chance = false\nsee_hidden = false\nclairvoyant = false\n\n"
+        ),
+        "{toml}"
+    );
+    assert!(
+        toml.contains(
+            "clairvoyant = false\nprior_visits = 3\nchance_outcomes = 6\ntree_depth = 2\n\n\
+             [strategies.closed.weights.race]\n"
         ),
         "{toml}"
     );

@@ -259,11 +259,7 @@ pub fn fitted_strategy(
                     config.stop_at_chance,
                     config.see_hidden,
                     config.clairvoyant
-                ) + &if config.prior_visits > 0 {
-                    format!("prior_visits = {}\n", config.prior_visits)
-                } else {
-                    String::new()
-                },
+                ) + &config.optional_keys_toml(),
                 weights,
             )
         }

@@ -767,9 +767,7 @@ fn strategy_toml(name: &str, definition: Option<&Strategy>) -> String {
             s.push_str(&format!("stop_at_chance = {}\n", config.stop_at_chance));
             s.push_str(&format!("see_hidden = {}\n", config.see_hidden));
             s.push_str(&format!("clairvoyant = {}\n", config.clairvoyant));
-            if config.prior_visits > 0 {
-                s.push_str(&format!("prior_visits = {}\n", config.prior_visits));
-            }
+            s.push_str(&config.optional_keys_toml());
             weights
         }
     };

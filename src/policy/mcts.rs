@@ -102,6 +102,25 @@ pub struct MctsConfig {
     pub tree_depth: u32,
 }
 
+impl MctsConfig {
+    /// The strategy-file lines (`key = value\n`) of the optional search keys that are not at
+    /// their defaults, in file order: `prior_visits`, `chance_outcomes`, `tree_depth`. Empty for
+    /// a search of the defaults, so a report of such a strategy reads as before these keys.
+    pub fn optional_keys_toml(&self) -> String {
+        let mut s = String::new();
+        if self.prior_visits > 0 {
+            s.push_str(&format!("prior_visits = {}\n", self.prior_visits));
+        }
+        if self.chance_outcomes > 0 {
+            s.push_str(&format!("chance_outcomes = {}\n", self.chance_outcomes));
+        }
+        if self.tree_depth != u32::MAX {
+            s.push_str(&format!("tree_depth = {}\n", self.tree_depth));
+        }
+        s
+    }
+}
+
 /// The value in `[0, 1]` of a rollout cut off before the end: the logistic
 /// `1 / (1 + exp(-(score - root_score)))` of the weighted feature score of the cut-off state
 /// minus that of the (determinized) root. So `0.5` means "as good as now", and the weights set

@@ -134,6 +134,14 @@ const SHIPPED: &[(&str, &str)] = &[
         include_str!("../../strategies/mcts-1000-gods.toml"),
     ),
     (
+        "mcts-1000-gods-closed",
+        include_str!("../../strategies/mcts-1000-gods-closed.toml"),
+    ),
+    (
+        "mcts-1000-gods-flat",
+        include_str!("../../strategies/mcts-1000-gods-flat.toml"),
+    ),
+    (
         "mcts-1000-gods-prior",
         include_str!("../../strategies/mcts-1000-gods-prior.toml"),
     ),
@@ -145,6 +153,14 @@ const SHIPPED: &[(&str, &str)] = &[
     (
         "mcts-200-gods",
         include_str!("../../strategies/mcts-200-gods.toml"),
+    ),
+    (
+        "mcts-200-gods-closed",
+        include_str!("../../strategies/mcts-200-gods-closed.toml"),
+    ),
+    (
+        "mcts-200-gods-flat",
+        include_str!("../../strategies/mcts-200-gods-flat.toml"),
     ),
     (
         "mcts-200-gods-prior",
@@ -854,10 +870,14 @@ mod tests {
                 ("greedy", "greedy"),
                 ("mcts-1000", "mcts"),
                 ("mcts-1000-gods", "mcts"),
+                ("mcts-1000-gods-closed", "mcts"),
+                ("mcts-1000-gods-flat", "mcts"),
                 ("mcts-1000-gods-prior", "mcts"),
                 ("mcts-200", "mcts"),
                 ("mcts-200-clairvoyant", "mcts"),
                 ("mcts-200-gods", "mcts"),
+                ("mcts-200-gods-closed", "mcts"),
+                ("mcts-200-gods-flat", "mcts"),
                 ("mcts-200-gods-prior", "mcts"),
                 ("mcts-3000", "mcts"),
                 ("mcts-3000-gods-prior", "mcts"),
