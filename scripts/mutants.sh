@@ -36,6 +36,26 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do
     shift
 done
 [ "${1:-}" = "--" ] && shift
+
+# Parallel jobs each build their mutant in a copy of the tree; one CARGO_TARGET_DIR shared by
+# them lets one job's tests run against another job's mutant (a run on 2026-12-02 reported
+# mutants "missed" that their own tests catch). Refuse that combination.
+if [ -n "${CARGO_TARGET_DIR:-}" ]; then
+    prev=""
+    for a in "$@"; do
+        jobs=""
+        case "$a" in
+            -j[0-9]*) jobs="${a#-j}" ;;
+            --jobs=*) jobs="${a#--jobs=}" ;;
+            *) if [ "$prev" = "-j" ] || [ "$prev" = "--jobs" ]; then jobs="$a"; fi ;;
+        esac
+        if [ -n "$jobs" ] && [ "$jobs" != "1" ]; then
+            echo "mutants: -j $jobs with CARGO_TARGET_DIR set: parallel jobs would share one target folder and test each other's mutants; use -j 1, or unset CARGO_TARGET_DIR" >&2
+            exit 2
+        fi
+        prev="$a"
+    done
+fi
 if [ ${#files[@]} -eq 0 ]; then
     files=(src/games/*/rules.rs src/games/*/ai.rs src/games/*/actions.rs src/lab/*.rs)
 fi
