@@ -64,6 +64,8 @@ fn main() {
             see_hidden: false,
             clairvoyant: false,
             prior_visits: 0,
+            chance_outcomes: 0,
+            tree_depth: u32::MAX,
         };
         let mut mcts = MctsPolicy::<Rift>::new(config, w.clone());
         let (mut legal_n, mut kids, mut depth) = (0, 0, 0);
