@@ -310,11 +310,13 @@ impl Strategy {
                     clairvoyant: r.flag("clairvoyant")?,
                     prior_visits: r.prior_visits()?,
                     chance_outcomes: r.chance_outcomes()?,
-                    tree_depth: if r.table.contains_key("tree_depth") {
-                        r.integer("tree_depth", 1, u32::MAX, "an integer in 1..=4294967295")?
-                    } else {
-                        u32::MAX
-                    },
+                    tree_depth: r.optional_integer(
+                        "tree_depth",
+                        u32::MAX,
+                        1,
+                        u32::MAX,
+                        "an integer in 1..=4294967295",
+                    )?,
                 },
                 weights: r.weights()?,
             },
@@ -727,6 +729,22 @@ impl Reader<'_> {
         }
     }
 
+    /// An integer in `min..=max`, or `default` when the key is absent.
+    fn optional_integer(
+        &self,
+        key: &str,
+        default: u32,
+        min: u32,
+        max: u32,
+        expected: &'static str,
+    ) -> Result<u32, StrategyError> {
+        if self.table.contains_key(key) {
+            self.integer(key, min, max, expected)
+        } else {
+            Ok(default)
+        }
+    }
+
     fn exploration(&self) -> Result<f64, StrategyError> {
         const EXPECTED: &str = "a finite number >= 0";
         let v = match &self.table["exploration"] {
@@ -741,16 +759,18 @@ impl Reader<'_> {
         }
     }
 
-    /// `widening`: a finite number >= 0, 0 when absent.
     /// `rollout_samples`, 1 when absent.
     fn rollout_samples(&self) -> Result<u32, StrategyError> {
-        if self.table.contains_key("rollout_samples") {
-            self.integer("rollout_samples", 1, MAX_SAMPLES, "an integer in 1..=10000")
-        } else {
-            Ok(1)
-        }
+        self.optional_integer(
+            "rollout_samples",
+            1,
+            1,
+            MAX_SAMPLES,
+            "an integer in 1..=10000",
+        )
     }
 
+    /// `widening`: a finite number >= 0, 0 when absent.
     fn widening(&self) -> Result<f64, StrategyError> {
         let v = match self.table.get("widening") {
             None => return Ok(0.0),
@@ -768,10 +788,7 @@ impl Reader<'_> {
     /// `prior_visits`: an integer in `0..=100000`, 0 (off) when absent; refused with a
     /// non-zero `widening` (the two open a node's children by different rules).
     fn prior_visits(&self) -> Result<u32, StrategyError> {
-        if !self.table.contains_key("prior_visits") {
-            return Ok(0);
-        }
-        let k = self.integer("prior_visits", 0, 100_000, "an integer in 0..=100000")?;
+        let k = self.optional_integer("prior_visits", 0, 0, 100_000, "an integer in 0..=100000")?;
         if k > 0 && self.widening()? > 0.0 {
             return Err(self.bad_value(
                 "prior_visits",
@@ -785,10 +802,7 @@ impl Reader<'_> {
     /// `chance_outcomes`: an integer in `0..=1000`, 0 (open loop) when absent; refused with
     /// `stop_at_chance = true` (a tree that ends at chance has no outcomes to tell apart).
     fn chance_outcomes(&self) -> Result<u32, StrategyError> {
-        if !self.table.contains_key("chance_outcomes") {
-            return Ok(0);
-        }
-        let k = self.integer("chance_outcomes", 0, 1000, "an integer in 0..=1000")?;
+        let k = self.optional_integer("chance_outcomes", 0, 0, 1000, "an integer in 0..=1000")?;
         if k > 0 && self.flag("stop_at_chance")? {
             return Err(self.bad_value(
                 "chance_outcomes",

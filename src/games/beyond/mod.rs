@@ -311,48 +311,30 @@ impl Beyond {
         // Sorting draws nothing, so sorting every part first and then shuffling each in turn
         // draws the same numbers for the same parts as sorting and shuffling part by part.
         self.sort_hidden();
-        for h in 0..self.n_heroes as usize {
-            let hs = &mut self.heroes[h];
-            let hidden = hs.deck.len() - (hs.known as usize).min(hs.deck.len());
-            hs.deck.shuffle_bottom(hidden, rng);
-        }
-        macro_rules! redo {
-            ($($p:ident),*) => {$(
-                self.$p.shuffle(rng);
-            )*};
-        }
-        redo!(
-            enemy_deck,
-            terrain_deck,
-            wound_deck,
-            fatigue_deck,
-            response_deck,
-            item_deck
-        );
+        self.for_each_hidden(|cards| state::shuffle_cards(cards, rng));
     }
 
     /// Sorts every card the players cannot see (Game::conceal): the parts
     /// [`shuffle_hidden`](Beyond::shuffle_hidden) shuffles, in card order.
     pub fn sort_hidden(&mut self) {
+        self.for_each_hidden(|cards| cards.sort_unstable());
+    }
+
+    /// Calls `f` on each run of cards the players cannot see, in this order: each Hero Deck
+    /// below its known top cards (hero 0 first), then the whole Enemy, Terrain, Wound, Fatigue,
+    /// Response and item decks.
+    fn for_each_hidden(&mut self, mut f: impl FnMut(&mut [u8])) {
         for h in 0..self.n_heroes as usize {
             let hs = &mut self.heroes[h];
             let hidden = hs.deck.len() - (hs.known as usize).min(hs.deck.len());
-            hs.deck.sort_bottom(hidden);
+            f(hs.deck.bottom_mut(hidden));
         }
-        macro_rules! redo {
-            ($($p:ident),*) => {$(
-                let n = self.$p.len();
-                self.$p.sort_bottom(n);
-            )*};
-        }
-        redo!(
-            enemy_deck,
-            terrain_deck,
-            wound_deck,
-            fatigue_deck,
-            response_deck,
-            item_deck
-        );
+        f(self.enemy_deck.bottom_mut(usize::MAX));
+        f(self.terrain_deck.bottom_mut(usize::MAX));
+        f(self.wound_deck.bottom_mut(usize::MAX));
+        f(self.fatigue_deck.bottom_mut(usize::MAX));
+        f(self.response_deck.bottom_mut(usize::MAX));
+        f(self.item_deck.bottom_mut(usize::MAX));
     }
 }
 

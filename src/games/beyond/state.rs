@@ -17,6 +17,15 @@ pub struct Pile<const N: usize> {
     pub cards: [u8; N],
 }
 
+/// Shuffles `cards` in place: Fisher-Yates from the top down, each swap index drawn with
+/// [`below`](crate::game::below) (`cards.len() - 1` draws).
+pub fn shuffle_cards(cards: &mut [u8], rng: &mut crate::game::GameRng) {
+    for i in (1..cards.len()).rev() {
+        let j = crate::game::below(rng, i as u32 + 1) as usize;
+        cards.swap(i, j);
+    }
+}
+
 impl<const N: usize> Default for Pile<N> {
     fn default() -> Self {
         Pile {
@@ -90,19 +99,20 @@ impl<const N: usize> Pile<N> {
     pub fn clear(&mut self) {
         *self = Self::default();
     }
-    /// Shuffles cards `0..n` (the bottom `n`; Fisher-Yates with `below`).
-    pub fn shuffle_bottom(&mut self, n: usize, rng: &mut crate::game::GameRng) {
+    /// Cards `0..n` (the bottom `n`, at most the whole pile), to reorder in place.
+    #[inline]
+    pub fn bottom_mut(&mut self, n: usize) -> &mut [u8] {
         let n = n.min(self.len as usize);
-        for i in (1..n).rev() {
-            let j = crate::game::below(rng, i as u32 + 1) as usize;
-            self.cards.swap(i, j);
-        }
+        &mut self.cards[..n]
+    }
+    /// Shuffles cards `0..n` (the bottom `n`; [`shuffle_cards`]).
+    pub fn shuffle_bottom(&mut self, n: usize, rng: &mut crate::game::GameRng) {
+        shuffle_cards(self.bottom_mut(n), rng);
     }
     /// Sorts cards `0..n` (a canonical order of the hidden part before a shuffle, so a
     /// determinization does not depend on the true hidden order).
     pub fn sort_bottom(&mut self, n: usize) {
-        let n = n.min(self.len as usize);
-        self.cards[..n].sort_unstable();
+        self.bottom_mut(n).sort_unstable();
     }
     /// Shuffles the whole pile.
     pub fn shuffle(&mut self, rng: &mut crate::game::GameRng) {
