@@ -9,8 +9,8 @@ mod common;
 use common::legal;
 
 use sololab::games::buried::actions::BuriedAction as A;
-use sololab::games::buried::state::{Buried, GONE, NONE, Phase};
-use sololab::{Stream, VecTrace, stream_rng};
+use sololab::games::buried::state::{Buried, GONE, MAX_TURNS, NONE, Phase, SLOTS, Stage, cause};
+use sololab::{Game, Outcome, Stream, VecTrace, stream_rng};
 
 fn pos(lines: &str) -> Buried {
     common::parse(&format!("buried-position 1\n{lines}\n"))
@@ -144,4 +144,187 @@ fn the_boss_leaving_the_village_center_has_no_sideways_step_to_prefer() {
     );
     assert_eq!(b.phase, Phase::Tie, "{b}");
     assert_eq!(legal(&b), vec![A::Pick(1), A::Pick(2)]);
+}
+
+/// Runs the enemies' turn from a position whose `flow` is inside it; returns the trace.
+fn run(b: &mut Buried) -> Vec<String> {
+    let mut t = VecTrace::default();
+    b.run_enemies(&mut stream_rng(1, 0, Stream::Chance), &mut t);
+    t.0
+}
+
+#[test]
+fn a_monster_cut_off_from_the_village_center_by_other_monsters_stays() {
+    // Enemies Move: the shortest unblocked path, not counting through blocked locations (other
+    // monsters). The Banshee at Mill Pond 5 has Waterwheel 6 open, but every way on from
+    // there runs through Taproom 11 or Anvil 7, where dice that already moved stand: it has
+    // no path and stays (`flow done` marks dice 2 and 3, bits 1 and 2, as moved).
+    let mut b = pos(
+        "villagers ready=0\nflow phase=enemy stage=move done=6\ndie 1 at=5 hp=2\ndie 2 at=11 hp=2\ndie 3 at=7 hp=2",
+    );
+    run(&mut b);
+    assert_eq!(b.die_at[..3], [5, 11, 7], "{b}");
+    assert_ne!(b.stage, Stage::Move, "the move stage is over");
+}
+
+#[test]
+fn monsters_of_one_type_move_nearest_the_village_center_first() {
+    // Enemies Move: within a type, the monster nearest the Village Center moves first. The
+    // Goblins (speed 1): die 8 on Taproom 11 (2 from the centre) steps to Town Hall 1 and
+    // frees Taproom for die 7 on Mill Pond 5 (3 away). Die 7 first would find Taproom
+    // blocked and take the long way, to Waterwheel 6.
+    let mut b =
+        pos("villagers ready=0\nflow phase=enemy stage=move\ndie 7 at=5 hp=1\ndie 8 at=11 hp=1");
+    run(&mut b);
+    assert_eq!((b.die_at[6], b.die_at[7]), (11, 1), "{b}");
+}
+
+#[test]
+fn the_type_nearest_the_village_center_attacks_first() {
+    // Enemies Attack: one type at a time, in the order they moved (`flow first=1`: the second
+    // camp, the Goblins, is nearer). The Goblin (sword) on the hero's Taproom 11 attacks before
+    // the Banshee (bow) beside it on Mill Pond 5.
+    let mut b = pos(
+        "villagers ready=0\nflow phase=enemy stage=attack first=1\nhero at=11 stats=5,3,2,2\ndie 1 at=5 hp=2\ndie 7 at=11 hp=1",
+    );
+    let t = run(&mut b);
+    let at = |s: &str| t.iter().position(|l| l.starts_with(s));
+    let goblin = at("Goblin at Taproom attacks the hero").expect("the Goblin attacks");
+    let banshee = at("Banshee at Mill Pond attacks the hero").expect("the Banshee attacks");
+    assert!(goblin < banshee, "{t:?}");
+    assert_eq!(b.stats[0], 5 - 2, "one point from each");
+}
+
+#[test]
+fn a_camp_deploys_once_when_its_deployment_asks_a_decision() {
+    // Deploy (section 6): one die per camp, then the camp card moves one spot clockwise. Wave
+    // 3's second camp, the Wolf, drives off the villager where it deploys: with several free
+    // locations around, the player picks one (Phase::Push). The turn then goes on without
+    // deploying the Wolf a second time.
+    let base =
+        "wave number=3 on_card=0,2\nvillagers ready=0 supply=0\nflow phase=enemy stage=deploy";
+    let e = pos(base).entry(1);
+    let slot = pos(base).camp_slot[1];
+    let mut b = pos(&format!("{base}\nvillagers placed={e} ready=0 supply=0"));
+    run(&mut b);
+    assert_eq!(b.phase, Phase::Push, "{b}");
+    let to = match legal(&b)[0] {
+        A::Pick(l) => l,
+        other => panic!("expected a destination, got {other:?}"),
+    };
+    act(&mut b, A::Pick(to));
+    assert_eq!(b.on_card[1], 1, "one Wolf deployed: {b}");
+    assert_eq!(
+        b.camp_slot[1],
+        (slot + 1) % SLOTS,
+        "the camp moved one spot"
+    );
+}
+
+#[test]
+fn the_boss_attacks_once_and_then_the_players_turn_begins() {
+    // Boss Overview: the boss attacks as a monster would, once, after its move; then the
+    // player's turn. The Monstrosity (sword, damage 2) on the hero's Taproom 11.
+    let mut b = pos(
+        "wave number=4\nvillagers ready=0 supply=0\nhero at=11 stats=4,3,2,2\nboss name=The_Monstrosity up=1 at=11\nflow phase=enemy stage=boss_attack",
+    );
+    run(&mut b);
+    assert_eq!(b.stats[0], 4 - 2, "{b}");
+    assert_eq!(b.phase, Phase::Place, "the player's turn: {b}");
+    // The Devourer (bow) hunts villagers: two beside it, the player picks the one hit; the
+    // boss does not attack again when the turn goes on.
+    let mut b = pos(
+        "wave number=4\nvillagers placed=8,11 ready=0 supply=0\nhero at=0\nboss name=The_Devourer up=1 at=1\nflow phase=enemy stage=boss_attack",
+    );
+    run(&mut b);
+    assert_eq!(b.phase, Phase::Victim, "{b}");
+    assert_eq!(legal(&b), vec![A::Pick(8), A::Pick(11)]);
+    act(&mut b, A::Pick(8));
+    assert_eq!(b.tally.fled, 1, "one villager hit: {b}");
+    assert_eq!(b.phase, Phase::Place);
+}
+
+#[test]
+fn a_boss_without_a_villager_gain_says_nothing_of_health_when_it_hits_one() {
+    // Boss Overview: a boss gains its card's health for a villager it defeats; a content file
+    // may give a boss none (`villager_gain = 0`), and then the trace has no gain line.
+    let text = std::fs::read_to_string("src/games/buried/content/buried.toml").unwrap();
+    let text = text.replacen("villager_gain = 1", "villager_gain = 0", 1);
+    assert!(text.contains("villager_gain = 0"));
+    let dir = std::env::temp_dir().join(format!("sololab-buried-gain-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("no-gain.toml");
+    std::fs::write(&file, text).unwrap();
+    let attack = "wave number=4\nvillagers placed=8,15 ready=0 supply=0\nhero at=0\nboss name=The_Devourer up=1 at=1 stats=3,3,1,2\nflow phase=enemy stage=boss_attack";
+    let mut b: Buried = common::parse(&format!(
+        "buried-position 1\ncontent {}\n{attack}\n",
+        file.display()
+    ));
+    let t = run(&mut b);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(
+        t.iter().any(|l| l.contains("attacks the villager")),
+        "{t:?}"
+    );
+    assert!(!t.iter().any(|l| l.contains("gains")), "{t:?}");
+    assert_eq!(b.boss_stats[0], 3);
+    // The builtin Devourer gains 1.
+    let mut b = pos(attack);
+    let t = run(&mut b);
+    assert!(t.iter().any(|l| l.contains("gains 1 health")), "{t:?}");
+    assert_eq!(b.boss_stats[0], 4);
+}
+
+#[test]
+fn a_cleared_wave_with_an_empty_supply_adds_no_villager() {
+    // End of Wave: one villager joins from the supply, if one is left there.
+    let mut b = pos("hero at=11 stats=2,1,1,1\nvillagers placed=5,6,12 fled=2 ready=0 supply=0");
+    act(&mut b, A::EndTurn);
+    assert_eq!(b.wave, 2);
+    assert_eq!((b.ready, b.fled, b.supply), (5, 0, 0), "{b}");
+}
+
+/// The default map with five skull locations showing (Forge, Market, Farm and Old Mine
+/// flipped: Slag Heap, Gallows, Scarecrow and Collapsed Tunnel, with the Chapel's Graveyard).
+const FIVE_SKULLS: &str = "map flipped=0,1,0,0,0,1,1,0,1";
+
+#[test]
+fn the_monstrosity_is_defeated_when_no_boss_marker_is_left() {
+    // The Monstrosity's card: at 0 health it covers a skull with a Boss marker and rises; with
+    // none left to cover it is defeated. There are 4 Boss markers (Components; CONTENT.md,
+    // "The Monstrosity"): with all 4 on skulls it is defeated though a fifth skull is free.
+    let fight = "wave number=4\nvillagers placed=2 ready=0 supply=0\nhero at=0 stats=4,3,2,2\nboss name=The_Monstrosity up=1 at=1 stats=1,2,2,3\nflow phase=symbol sym=2,0";
+    let b = pos(&format!("{FIVE_SKULLS}\n{fight}"));
+    assert_eq!(b.skulls.count_ones(), 5, "{b}");
+    let four: Vec<u8> = sololab::games::buried::state::locs(b.skulls)
+        .take(4)
+        .collect();
+    let four = four
+        .iter()
+        .map(|l| l.to_string())
+        .collect::<Vec<_>>()
+        .join(",");
+    // Three markers down: the fourth covers a skull and it rises, counted in the tally.
+    let three = four.rsplit_once(',').unwrap().0;
+    let mut b = pos(&format!("{FIVE_SKULLS}\n{fight}\nmarkers at={three}"));
+    act(&mut b, A::Attack(1)); // Smithy Yard's damage symbol: the hero's attack
+    assert_eq!(b.outcome(), None, "{b}");
+    assert_eq!(b.markers.count_ones(), 4);
+    assert_eq!(b.tally.markers, 1);
+    // All four down: defeated.
+    let mut b = pos(&format!("{FIVE_SKULLS}\n{fight}\nmarkers at={four}"));
+    act(&mut b, A::Attack(1));
+    assert_eq!(b.outcome(), Some(Outcome::Won), "{b}");
+}
+
+#[test]
+fn the_labs_turn_limit_is_a_loss_no_wave_retry_undoes() {
+    // `wave_retries` restarts a lost wave; the lab's turn limit (state::MAX_TURNS) ends the
+    // game for good.
+    let mut b = pos(&format!(
+        "villagers placed=5,6 ready=0\ndie 8 at=20 hp=1\nflow turn={MAX_TURNS} retries=2,0"
+    ));
+    act(&mut b, A::EndTurn);
+    assert_eq!(b.outcome(), Some(Outcome::Lost(cause::TURN_LIMIT)), "{b}");
+    assert_eq!(b.retries_used, 0);
 }
