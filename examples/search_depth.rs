@@ -6,9 +6,7 @@
 //! `cargo run --release --example search_depth`
 
 use sololab::games::rift::Rift;
-use sololab::policy::{
-    GreedyPolicy, MctsConfig, MctsPolicy, Policy, Rollout, Strategy, StrategyKind,
-};
+use sololab::policy::{GreedyPolicy, MctsConfig, MctsPolicy, Policy, Strategy, StrategyKind};
 use sololab::{Game, SetupValues, Stream, stream_rng};
 
 fn main() {
@@ -56,16 +54,8 @@ fn main() {
         let config = MctsConfig {
             iterations,
             exploration,
-            rollout: Rollout::Greedy,
-            rollout_depth: 6,
-            rollout_samples: 1,
             widening,
-            stop_at_chance: false,
-            see_hidden: false,
-            clairvoyant: false,
-            prior_visits: 0,
-            chance_outcomes: 0,
-            tree_depth: u32::MAX,
+            ..MctsConfig::default()
         };
         let mut mcts = MctsPolicy::<Rift>::new(config, w.clone());
         let (mut legal_n, mut kids, mut depth) = (0, 0, 0);

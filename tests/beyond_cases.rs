@@ -826,14 +826,8 @@ fn mcts(see_hidden: bool) -> MctsPolicy<Beyond> {
             exploration: 0.7,
             rollout: Rollout::Random,
             rollout_depth: 20,
-            rollout_samples: 1,
-            widening: 0.0,
-            stop_at_chance: false,
             see_hidden,
-            clairvoyant: false,
-            prior_visits: 0,
-            chance_outcomes: 0,
-            tree_depth: u32::MAX,
+            ..MctsConfig::default()
         },
         weights,
     )

@@ -693,3 +693,16 @@ fn no_policy_allocates_per_decision_after_warm_up() {
         );
     }
 }
+
+#[test]
+fn the_default_search_is_the_shipped_mcts_200s() {
+    // `MctsConfig::default()` documents itself as strategies/mcts-200.toml's search: code that
+    // builds a configuration by hand starts from it.
+    let strategy = Strategy::named("mcts-200", &strategies_dir()).unwrap();
+    match strategy.kind {
+        StrategyKind::Mcts { config, .. } => {
+            assert_eq!(config, sololab::policy::MctsConfig::default());
+        }
+        ref other => panic!("mcts-200 is not a search: {other:?}"),
+    }
+}

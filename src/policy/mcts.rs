@@ -102,6 +102,30 @@ pub struct MctsConfig {
     pub tree_depth: u32,
 }
 
+/// The shipped `mcts-200` strategy's search (`strategies/mcts-200.toml`): 200 iterations,
+/// exploration 1.0, greedy rollouts of at most 6 decisions with one chance sample, and every
+/// optional key at its default (no widening, prior, closed-loop chance or depth limit; an
+/// honest search). Code that builds a configuration by hand names what differs and takes the
+/// rest from here (`MctsConfig { iterations: 60, ..MctsConfig::default() }`).
+impl Default for MctsConfig {
+    fn default() -> Self {
+        MctsConfig {
+            iterations: 200,
+            exploration: 1.0,
+            rollout: Rollout::Greedy,
+            rollout_depth: 6,
+            rollout_samples: 1,
+            widening: 0.0,
+            stop_at_chance: false,
+            see_hidden: false,
+            clairvoyant: false,
+            prior_visits: 0,
+            chance_outcomes: 0,
+            tree_depth: u32::MAX,
+        }
+    }
+}
+
 impl MctsConfig {
     /// The strategy-file lines (`key = value\n`) of the optional search keys that are not at
     /// their defaults, in file order: `prior_visits`, `chance_outcomes`, `tree_depth`. Empty for
@@ -1009,17 +1033,9 @@ mod tests {
     fn mcts<G: Game>(iterations: u32, rollout: Rollout, weights: Vec<f64>) -> MctsPolicy<G> {
         let config = MctsConfig {
             iterations,
-            exploration: 1.0,
             rollout,
             rollout_depth: 10,
-            rollout_samples: 1,
-            widening: 0.0,
-            stop_at_chance: false,
-            see_hidden: false,
-            clairvoyant: false,
-            prior_visits: 0,
-            chance_outcomes: 0,
-            tree_depth: u32::MAX,
+            ..MctsConfig::default()
         };
         MctsPolicy::new(config, weights)
     }
@@ -1119,17 +1135,10 @@ mod tests {
     ) -> MctsPolicy<G> {
         let config = MctsConfig {
             iterations,
-            exploration: 1.0,
-            rollout: Rollout::Greedy,
             rollout_depth: 10,
-            rollout_samples: 1,
             widening,
             stop_at_chance,
-            see_hidden: false,
-            clairvoyant: false,
-            prior_visits: 0,
-            chance_outcomes: 0,
-            tree_depth: u32::MAX,
+            ..MctsConfig::default()
         };
         MctsPolicy::new(config, weights)
     }
@@ -1240,16 +1249,10 @@ mod tests {
         let config = MctsConfig {
             iterations,
             exploration,
-            rollout: Rollout::Greedy,
             rollout_depth: 10,
             rollout_samples: 4,
-            widening: 0.0,
-            stop_at_chance: false,
-            see_hidden: false,
-            clairvoyant: false,
             prior_visits,
-            chance_outcomes: 0,
-            tree_depth: u32::MAX,
+            ..MctsConfig::default()
         };
         MctsPolicy::new(config, weights)
     }
@@ -1351,14 +1354,8 @@ mod tests {
             exploration: 0.7,
             rollout,
             rollout_depth: 10,
-            rollout_samples: 1,
-            widening: 0.0,
-            stop_at_chance: false,
-            see_hidden: false,
-            clairvoyant: false,
-            prior_visits: 0,
             chance_outcomes,
-            tree_depth: u32::MAX,
+            ..MctsConfig::default()
         };
         MctsPolicy::new(config, weights)
     }
