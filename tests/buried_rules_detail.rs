@@ -328,3 +328,100 @@ fn the_labs_turn_limit_is_a_loss_no_wave_retry_undoes() {
     assert_eq!(b.outcome(), Some(Outcome::Lost(cause::TURN_LIMIT)), "{b}");
     assert_eq!(b.retries_used, 0);
 }
+
+#[test]
+fn a_village_cards_two_locations_are_joined_by_its_path() {
+    // Setup (section 2): paths as printed on the cards, within a card too (the Mill's front
+    // joins Mill Pond 5 and Waterwheel 6), and no location is its own neighbour.
+    let b = pos("villagers ready=0");
+    assert_ne!(b.adj[5] & (1 << 6), 0);
+    assert_ne!(b.adj[6] & (1 << 5), 0);
+    for l in 0..21 {
+        assert_eq!(b.adj[l] & (1 << l), 0, "location {l}");
+    }
+}
+
+#[test]
+fn a_camp_meets_the_edge_half_on_its_paths_side() {
+    // CONTENT.md, "Camp spots": seen from the camp facing the village. The Banshee's path is
+    // on its left. At spot 0 (above the top-left card, the Mill) its left is the north edge's
+    // east half, Waterwheel 6; at spot 6 (below the bottom-right card, here the Mill again,
+    // Mill Pond 19 and Waterwheel 20) its left is the south edge's west half, Mill Pond.
+    let b = pos("wave slots=0,3");
+    assert_eq!(b.entry(0), 6);
+    let b =
+        pos("map grid=Old_Mine,Forge,Chapel,Tavern,*,Market,Farm,Well_House,Mill\nwave slots=6,3");
+    assert_eq!(b.entry(0), 19);
+}
+
+#[test]
+fn the_village_centers_shown_side_marks_its_skull_corners() {
+    // A content file whose Village Center back has a skull on Storehouse (the south-west
+    // corner, 3): it is a skull location when the back shows, not when the front does.
+    let text = std::fs::read_to_string("src/games/buried/content/buried.toml").unwrap();
+    let old = r#"{ name = "Storehouse", at = "sw", symbols = ["health"] }"#;
+    assert!(text.contains(old));
+    let text = text.replacen(
+        old,
+        r#"{ name = "Storehouse", at = "sw", symbols = ["skull", "health"] }"#,
+        1,
+    );
+    let dir = std::env::temp_dir().join(format!("sololab-buried-skull-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("centre-skull.toml");
+    std::fs::write(&file, text).unwrap();
+    let at = |flipped: &str| -> Buried {
+        common::parse(&format!(
+            "buried-position 1\ncontent {}\nmap flipped={flipped}\n",
+            file.display()
+        ))
+    };
+    let back = at("0,0,0,0,1,0,0,0,0");
+    let front = at("0,0,0,0,0,0,0,0,0");
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_ne!(back.skulls & (1 << 3), 0);
+    assert_eq!(front.skulls & (1 << 3), 0);
+}
+
+#[test]
+fn each_boss_heads_for_its_own_target() {
+    // Boss Overview: the boss moves toward where it can attack its target, the hero "unless
+    // their card says otherwise". The Devourer (bow, speed 3) hunts villagers: from the
+    // Village Center toward the villager on Ore Cart 20 it stops beside it, on Wash House 18,
+    // though the hero stands on Mill Pond 5.
+    let boss_move = "wave number=4\nhero at=5\nflow phase=enemy stage=boss_move";
+    let mut b = pos(&format!(
+        "{boss_move}\nvillagers placed=15,20 ready=0 supply=0\nboss name=The_Devourer up=1 at=0"
+    ));
+    run(&mut b);
+    assert_eq!(b.boss_at, 18, "{b}");
+    // With no villager placed it hunts the hero: toward Mill Pond, Town Hall and Stables
+    // equally short, the player's choice (the same for The Monstrosity below).
+    let mut b = pos(&format!(
+        "{boss_move}\nvillagers ready=0 supply=0 fled=2\nboss name=The_Devourer up=1 at=0"
+    ));
+    run(&mut b);
+    assert_eq!(b.phase, Phase::Tie, "{b}");
+    assert_eq!(legal(&b), vec![A::Pick(1), A::Pick(3)]);
+    // The Monstrosity (sword) hunts the hero, villagers placed or not.
+    let mut b = pos(&format!(
+        "{boss_move}\nvillagers placed=15,20 ready=0 supply=0\nboss name=The_Monstrosity up=1 at=0"
+    ));
+    run(&mut b);
+    assert_eq!(b.phase, Phase::Tie, "{b}");
+    assert_eq!(legal(&b), vec![A::Pick(1), A::Pick(3)]);
+}
+
+#[test]
+fn a_bow_boss_beside_two_villagers_stays_and_attacks() {
+    // The Devourer on Waterwheel 6 is beside both villagers, on Mill Pond 5 and Anvil 7 (both
+    // next to it): it is already where it can attack, so it does not move, and the player picks
+    // the villager hit.
+    let mut b = pos(
+        "wave number=4\nhero at=20\nvillagers placed=5,7 ready=0 supply=0\nboss name=The_Devourer up=1 at=6\nflow phase=enemy stage=boss_move",
+    );
+    run(&mut b);
+    assert_eq!(b.boss_at, 6, "{b}");
+    assert_eq!(b.phase, Phase::Victim);
+    assert_eq!(legal(&b), vec![A::Pick(5), A::Pick(7)]);
+}
