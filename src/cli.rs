@@ -144,12 +144,21 @@ struct BenchArgs {
     /// Print CSV (columns in `sololab::lab::BENCH_CSV_HEADER`) instead of a table.
     #[arg(long)]
     csv: bool,
+    /// A setup value of the measured games, KEY=VALUE as for `play --set` (default: the
+    /// game's default setup); repeatable; needs --game (e.g. `--game beyond --set heroes=4`).
+    #[arg(
+        long = "set",
+        value_name = "KEY=VALUE",
+        requires = "game",
+        conflicts_with = "strength"
+    )]
+    set: Vec<String>,
     /// Play one fixed workload GAME/STRATEGY/GAMES on this thread and print what it computed
     /// (for the instruction-count gate, scripts/bench-gate.sh).
-    #[arg(long, value_name = "GAME/STRATEGY/GAMES", conflicts_with_all = ["game", "strategy", "games", "csv", "list_workloads"])]
+    #[arg(long, value_name = "GAME/STRATEGY/GAMES", conflicts_with_all = ["game", "strategy", "games", "csv", "set", "list_workloads"])]
     workload: Option<String>,
     /// Print the gate's default workloads, one a line.
-    #[arg(long, conflicts_with_all = ["game", "strategy", "games", "csv"])]
+    #[arg(long, conflicts_with_all = ["game", "strategy", "games", "csv", "set"])]
     list_workloads: bool,
     #[command(flatten)]
     strength: crate::cli_search::StrengthArgs,
@@ -905,12 +914,14 @@ fn bench_command(args: &BenchArgs) -> Result<()> {
     } else {
         args.strategy.clone()
     };
-    // Check every name before measuring anything.
+    // Check every name and setup value before measuring anything.
     for &kind in &kinds {
         for name in &strategies {
             with_game!(kind, G => policy_factory::<G>(name).map(|_| ()))
                 .map_err(|e| anyhow::anyhow!("{}: {e}", kind.name()))?;
         }
+        with_game!(kind, G => lab::setup_from_pairs::<G>(&args.set).map(|_| ()))
+            .map_err(|e| anyhow::anyhow!("{}: {e}", kind.name()))?;
     }
     let mut rows = Vec::new();
     for &kind in &kinds {
@@ -923,6 +934,7 @@ fn bench_command(args: &BenchArgs) -> Result<()> {
                 name,
                 args.games,
                 args.threads as usize,
+                &args.set,
                 dir,
             )?);
         }

@@ -434,7 +434,7 @@ fn bench_prints_one_csv_row_per_game_and_strategy() {
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(
         lines[0],
-        "game,strategy,games,wins,games_per_s_1_thread,threads,games_per_s_n_threads,scaling"
+        "game,strategy,games,wins,games_per_s_1_thread,threads,games_per_s_n_threads,scaling,setup"
     );
     // One row per registered game and strategy, in registry order.
     let games = sololab::GameKind::ALL;
@@ -457,6 +457,44 @@ fn bench_prints_one_csv_row_per_game_and_strategy() {
         "{}",
         stderr(&o)
     );
+}
+
+#[test]
+fn bench_measures_a_setup_given_with_set() {
+    // Beyond with 4 heroes: the row names the setup, and its games are not the default
+    // setup's (2 heroes), which win a different number of the same seeded games.
+    let row = |set: &[&str]| {
+        let mut args = vec![
+            "bench",
+            "--csv",
+            "--games",
+            "40",
+            "--strategy",
+            "greedy",
+            "--game",
+            "beyond",
+        ];
+        args.extend_from_slice(set);
+        let o = sololab(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o).lines().nth(1).unwrap().to_string()
+    };
+    let four = row(&["--set", "heroes=4"]);
+    assert!(four.starts_with("beyond,greedy,40,"), "{four}");
+    assert!(four.ends_with(",heroes=4"), "{four}");
+    let default = row(&[]);
+    assert!(default.ends_with(','), "{default}");
+    let wins = |r: &str| r.split(',').nth(3).unwrap().to_string();
+    let two = row(&["--set", "heroes=2"]);
+    assert_eq!(wins(&two), wins(&default), "heroes=2 is the default setup");
+    assert_ne!(wins(&four), wins(&default), "{four} / {default}");
+    // Bad values: one line naming the flag, exit 2.
+    let o = sololab(&["bench", "--game", "beyond", "--set", "heroes=9"]);
+    one_line_error(&o, &["--set heroes=9", "1-4"]);
+    let o = sololab(&["bench", "--game", "beyond", "--set", "nope=1"]);
+    one_line_error(&o, &["--set nope=1", "nope"]);
+    let o = sololab(&["bench", "--set", "heroes=4"]);
+    assert_eq!(o.status.code(), Some(2), "--set needs --game");
 }
 
 #[test]

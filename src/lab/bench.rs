@@ -211,6 +211,9 @@ pub struct BenchRow {
     pub threads: usize,
     /// Games per second with `threads` worker threads.
     pub games_per_s_n: f64,
+    /// The setup values the games were played with (`sololab bench --set`), `KEY=VALUE`
+    /// joined by spaces in axis order; empty for the game's default setup.
+    pub setup: String,
 }
 
 impl BenchRow {
@@ -226,13 +229,14 @@ impl BenchRow {
 }
 
 /// Measures `strategy` on game `kind`: `games` seeded games (games `0..games` of
-/// [`BENCH_SEED`], default setup; [`bench_games`] when `None`) run by
-/// [`run_experiment`] once on one worker thread and once on `threads` threads (`0`: one per
-/// core). Strategies are looked up in `dir`, then among the shipped ones.
+/// [`BENCH_SEED`]; [`bench_games`] when `None`) run by [`run_experiment`] once on one worker
+/// thread and once on `threads` threads (`0`: one per core). The games use the game's default
+/// setup with the `set` values (`KEY=VALUE`, as `sololab play --set`: an axis or a content
+/// value) in its place. Strategies are looked up in `dir`, then among the shipped ones.
 ///
 /// # Errors
-/// When the strategy does not exist or does not build for the game, or the worker threads
-/// cannot be started.
+/// When the strategy does not exist or does not build for the game, a `set` value is not one
+/// of the game's axes or values, or the worker threads cannot be started.
 ///
 /// # Panics
 /// When the two runs disagree on the number of wins (they play the same seeded games, so that
@@ -242,17 +246,20 @@ pub fn bench_strategy(
     strategy: &str,
     games: Option<u64>,
     threads: usize,
+    set: &[String],
     dir: &Path,
 ) -> Result<BenchRow, ExperimentError> {
-    with_game!(kind, G => bench_typed::<G>(strategy, games, threads, dir))
+    with_game!(kind, G => bench_typed::<G>(strategy, games, threads, set, dir))
 }
 
 fn bench_typed<G: Game>(
     strategy: &str,
     games: Option<u64>,
     threads: usize,
+    set: &[String],
     dir: &Path,
 ) -> Result<BenchRow, ExperimentError> {
+    let (values, _) = super::play::setup_values_from_pairs::<G>(set)?;
     let games = match games {
         Some(n) => n,
         None => {
@@ -274,7 +281,13 @@ fn bench_typed<G: Game>(
         toml::Value::String(G::NAME.to_string()),
         toml::Value::String(strategy.to_string()),
     );
-    let experiment = Experiment::parse(&text, "sololab bench")?;
+    let mut experiment = Experiment::parse(&text, "sololab bench")?;
+    let setup = values
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    experiment.setup = values.into_iter().collect();
     let plan = Plan::<G>::new(experiment, |name| policy_factory::<G>(name, dir))?;
     let measure = |threads: usize| {
         let options = RunOptions {
@@ -309,6 +322,7 @@ fn bench_typed<G: Game>(
         games_per_s_1: one.games_per_s(),
         threads: all.threads,
         games_per_s_n: all.games_per_s(),
+        setup,
     })
 }
 
@@ -322,15 +336,17 @@ pub const BENCH_CSV_HEADER: &[&str] = &[
     "threads",
     "games_per_s_n_threads",
     "scaling",
+    "setup",
 ];
 
-/// `rows` as CSV with [`BENCH_CSV_HEADER`] (rates with one decimal, scaling with two).
+/// `rows` as CSV with [`BENCH_CSV_HEADER`] (rates with one decimal, scaling with two; the
+/// setup column empty for a game's default setup).
 pub fn bench_csv(rows: &[BenchRow]) -> String {
     let mut out = BENCH_CSV_HEADER.join(",");
     out.push('\n');
     for r in rows {
         out.push_str(&format!(
-            "{},{},{},{},{:.1},{},{:.1},{:.2}\n",
+            "{},{},{},{},{:.1},{},{:.1},{:.2},{}\n",
             r.game,
             r.strategy,
             r.games,
@@ -338,13 +354,25 @@ pub fn bench_csv(rows: &[BenchRow]) -> String {
             r.games_per_s_1,
             r.threads,
             r.games_per_s_n,
-            r.scaling()
+            r.scaling(),
+            csv_field(&r.setup)
         ));
     }
     out
 }
 
-/// `rows` as an aligned table for the terminal.
+/// `text` as one CSV field: quoted (inner quotes doubled) when it holds a comma, a quote or a
+/// line break.
+fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}
+
+/// `rows` as an aligned table for the terminal (with a `setup` column when any row has setup
+/// values).
 pub fn bench_table(rows: &[BenchRow]) -> String {
     let threads = rows.first().map_or(0, |r| r.threads);
     let mut lines = vec![vec![
@@ -355,15 +383,23 @@ pub fn bench_table(rows: &[BenchRow]) -> String {
         format!("games/s ({threads} threads)"),
         "scaling".to_string(),
     ]];
+    let with_setup = rows.iter().any(|r| !r.setup.is_empty());
+    if with_setup {
+        lines[0].push("setup".to_string());
+    }
     for r in rows {
-        lines.push(vec![
+        let mut line = vec![
             r.game.to_string(),
             r.strategy.clone(),
             r.games.to_string(),
             format!("{:.1}", r.games_per_s_1),
             format!("{:.1}", r.games_per_s_n),
             format!("{:.2}x", r.scaling()),
-        ]);
+        ];
+        if with_setup {
+            line.push(r.setup.clone());
+        }
+        lines.push(line);
     }
     align(&lines)
 }
@@ -706,20 +742,32 @@ mod tests {
             games_per_s_1: 100.0,
             threads: 2,
             games_per_s_n: 190.0,
+            setup: String::new(),
         };
         assert!((row.scaling() - 1.9).abs() < 1e-12);
         let csv = bench_csv(std::slice::from_ref(&row));
         assert_eq!(
             csv,
-            "game,strategy,games,wins,games_per_s_1_thread,threads,games_per_s_n_threads,scaling\n\
-             rift,random,10,1,100.0,2,190.0,1.90\n"
+            "game,strategy,games,wins,games_per_s_1_thread,threads,games_per_s_n_threads,scaling,setup\n\
+             rift,random,10,1,100.0,2,190.0,1.90,\n"
         );
-        let table = bench_table(&[row]);
+        let table = bench_table(std::slice::from_ref(&row));
         assert!(table.starts_with("game  strategy  games"), "{table}");
         assert!(
             table.contains("games/s (2 threads)") && table.contains("1.90x"),
             "{table}"
         );
+        assert!(!table.contains("setup"), "{table}");
+        let set = BenchRow {
+            setup: "heroes=4 scenario=a,b".into(),
+            ..row
+        };
+        assert!(
+            bench_csv(std::slice::from_ref(&set)).ends_with(",1.90,\"heroes=4 scenario=a,b\"\n")
+        );
+        let table = bench_table(&[set]);
+        assert!(table.lines().next().unwrap().ends_with("setup"), "{table}");
+        assert!(table.contains("heroes=4 scenario=a,b"), "{table}");
     }
 
     #[test]
