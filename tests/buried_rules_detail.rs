@@ -425,3 +425,48 @@ fn a_bow_boss_beside_two_villagers_stays_and_attacks() {
     assert_eq!(b.phase, Phase::Victim);
     assert_eq!(legal(&b), vec![A::Pick(5), A::Pick(7)]);
 }
+
+#[test]
+fn a_ready_villager_who_flees_is_counted() {
+    // A monster reaching the Village Center: the player may send away a ready villager (beside
+    // the hero card); it counts as fled, in the wave and in the game's tally.
+    let mut b =
+        pos("villagers placed=15 ready=1\nflow placements=12\ndie 7 at=1 hp=1\ndie 8 at=20 hp=1");
+    act(&mut b, A::EndTurn);
+    act(&mut b, A::Pick(sololab::games::buried::actions::READY));
+    assert_eq!((b.ready, b.fled, b.tally.fled), (0, 1, 1), "{b}");
+}
+
+#[test]
+fn a_restarted_wave_counts_only_the_waves_cleared_before_it() {
+    // `wave_retries`: wave 2 lost and restarted; one wave cleared (the tally's `waves`).
+    let mut b = pos(
+        "wave number=2\nvillagers ready=0\nmarkers at=1,2,3,4\nstart markers=1,2,3\ndie 7 at=1 hp=1\nflow retries=1,0\ntally waves=1",
+    );
+    act(&mut b, A::EndTurn);
+    assert_eq!((b.retries_used, b.wave), (1, 2), "{b}");
+    assert_eq!(b.tally.waves, 1);
+}
+
+#[test]
+fn waves_1_and_3_draw_the_first_cards_side_at_random() {
+    // Wave Setup: wave 1 draws a pair, its first card's side at random; wave 2 flips it; wave
+    // 3 draws the other pair, again with a random side for its first card, leaving wave 1's.
+    let mut wave1 = [0; 2];
+    let mut wave3 = [0; 2];
+    for seed in 0..40u64 {
+        let mut b = pos("wave number=2\nvillagers ready=0");
+        let before = b.first_side[0];
+        b.die_at = [GONE; 12]; // wave 2 cleared
+        b.on_card = [0, 0];
+        common::act(&mut b, A::EndTurn, &mut stream_rng(seed, 0, Stream::Chance));
+        assert_eq!(b.wave, 3, "{b}");
+        assert_eq!(b.first_side[0], before, "wave 1's side stays");
+        wave3[b.first_side[1] as usize] += 1;
+        let setup = sololab::games::buried::BuriedSetup::resolve(&Default::default()).unwrap();
+        let g = Buried::new_game(&setup, &mut stream_rng(seed, 0, Stream::Setup));
+        wave1[g.first_side[0] as usize] += 1;
+    }
+    assert!(wave1[0] > 5 && wave1[1] > 5, "{wave1:?}");
+    assert!(wave3[0] > 5 && wave3[1] > 5, "{wave3:?}");
+}
