@@ -250,3 +250,45 @@ fn equally_long_routes_go_through_the_least_first_and_last_nodes() {
         assert_eq!(nav.route_length(a, b), 4.0 + 40f32.sqrt());
     }
 }
+
+#[test]
+fn a_polygon_with_a_corner_not_a_finite_number_is_refused() {
+    // `Shape::convex`: every corner finite. One coordinate of one corner is enough to refuse it.
+    let square = [
+        Pt::new(0.0, 0.0),
+        Pt::new(2.0, 0.0),
+        Pt::new(2.0, 2.0),
+        Pt::new(0.0, 2.0),
+    ];
+    let mut clockwise = square;
+    clockwise.reverse();
+    for corners in [square, clockwise] {
+        assert!(Shape::convex(&corners).is_some());
+        for bad in [f32::NAN, f32::INFINITY] {
+            for i in 0..4 {
+                let c = corners[i];
+                let mut x = corners;
+                x[i] = Pt::new(bad, c.y);
+                assert!(Shape::convex(&x).is_none(), "x = {bad} at {i}");
+                let mut y = corners;
+                y[i] = Pt::new(c.x, bad);
+                assert!(Shape::convex(&y).is_none(), "y = {bad} at {i}");
+            }
+        }
+    }
+}
+
+#[test]
+fn inches_in_hundredths_are_digits_only() {
+    // Position and content coordinates: a non-negative decimal with at most two decimals.
+    use sololab::games::gods::geometry::parse_hundredths;
+    assert_eq!(parse_hundredths("3.5"), Some(350));
+    assert_eq!(parse_hundredths("12"), Some(1200));
+    assert_eq!(parse_hundredths("0.07"), Some(7));
+    for bad in [
+        "+5", "-1", "", ".5", "5.", "1.234", "1.x", "x1", "1e2", "700",
+    ] {
+        let expected = if bad == "5." { Some(500) } else { None };
+        assert_eq!(parse_hundredths(bad), expected, "{bad:?}");
+    }
+}
