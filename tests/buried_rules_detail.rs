@@ -470,3 +470,26 @@ fn waves_1_and_3_draw_the_first_cards_side_at_random() {
     assert!(wave1[0] > 5 && wave1[1] > 5, "{wave1:?}");
     assert!(wave3[0] > 5 && wave3[1] > 5, "{wave3:?}");
 }
+
+#[test]
+fn a_monster_the_hero_defeats_is_counted() {
+    // The `monsters_killed` metric: the Mage (bow, damage 2) at the centre shoots the Banshee
+    // beside it on Town Hall 1 with Smithy Yard's damage symbol.
+    let mut b = pos(
+        "villagers placed=2 ready=0\nflow phase=symbol sym=2,0\ndie 1 at=1 hp=1\ndie 8 at=20 hp=1",
+    );
+    act(&mut b, A::Attack(1));
+    assert_eq!(b.die_at[0], GONE, "{b}");
+    assert_eq!(b.tally.killed, 1);
+}
+
+#[test]
+fn on_a_tie_for_nearest_type_the_first_drawn_camp_moves_first() {
+    // Enemies Move: the type nearest the Village Center first; both 3 away here, so the first
+    // camp's (CONTENT.md, "Closest type"). The Banshee (speed 2) from Mill Pond 5 passes
+    // Taproom 11 to Town Hall 1 before the Goblin on Cellar 12 steps onto Taproom; the other
+    // way round Taproom would be taken and the Banshee would go the long way.
+    let mut b = pos("villagers ready=0\ndie 1 at=5 hp=2\ndie 7 at=12 hp=1");
+    act(&mut b, A::EndTurn);
+    assert_eq!((b.die_at[0], b.die_at[6]), (1, 11), "{b}");
+}
