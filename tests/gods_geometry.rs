@@ -292,3 +292,17 @@ fn inches_in_hundredths_are_digits_only() {
         assert_eq!(parse_hundredths(bad), expected, "{bad:?}");
     }
 }
+
+#[test]
+fn a_star_outline_turning_one_way_at_every_corner_is_not_convex() {
+    // `Shape::convex`: a pentagram turns the same way at each of its five corners but winds
+    // round twice, crossing itself; the same corners in order make a convex pentagon.
+    let corner = |k: usize| {
+        let a = k as f32 * std::f32::consts::TAU / 5.0;
+        Pt::new(10.0 + 5.0 * a.cos(), 10.0 + 5.0 * a.sin())
+    };
+    let pentagon: Vec<Pt> = (0..5).map(corner).collect();
+    let star: Vec<Pt> = (0..5).map(|i| corner(2 * i % 5)).collect();
+    assert!(Shape::convex(&pentagon).is_some());
+    assert!(Shape::convex(&star).is_none());
+}
