@@ -306,3 +306,25 @@ fn a_star_outline_turning_one_way_at_every_corner_is_not_convex() {
     assert!(Shape::convex(&pentagon).is_some());
     assert!(Shape::convex(&star).is_none());
 }
+
+#[test]
+fn a_walk_of_three_legs_follows_the_route_from_node_to_node() {
+    // Around the left side of a square obstacle: from below to above it, by its two western
+    // corners (nodes 0 and 3, which see each other along the edge); the route's middle leg is
+    // the graph's next step from node 0 toward node 3 (`Nav::with_nodes`' table).
+    let square = Shape::Rect {
+        x0: 2.0,
+        y0: 2.0,
+        x1: 6.0,
+        y1: 6.0,
+    };
+    let nodes = [(2.0, 2.0), (6.0, 2.0), (6.0, 6.0), (2.0, 6.0)].map(|(x, y)| Pt::new(x, y));
+    let nav = Nav::with_nodes((40.0, 40.0), vec![square], nodes.to_vec(), 0.5);
+    let (a, b) = (Pt::new(3.5, 1.0), Pt::new(3.5, 7.0));
+    let side = 1.5f32.hypot(1.0);
+    assert!((nav.route_length(a, b) - (4.0 + 2.0 * side)).abs() < 1e-5);
+    // All the way, and stopped on the middle leg, halfway up the western edge.
+    assert!(nav.walk(a, b, 100.0, &[]).dist(b) < 1e-5);
+    let mid = nav.walk(a, b, side + 2.0, &[]);
+    assert!(mid.dist(Pt::new(2.0, 4.0)) < 1e-4, "{mid:?}");
+}
