@@ -328,3 +328,38 @@ fn a_walk_of_three_legs_follows_the_route_from_node_to_node() {
     let mid = nav.walk(a, b, side + 2.0, &[]);
     assert!(mid.dist(Pt::new(2.0, 4.0)) < 1e-4, "{mid:?}");
 }
+
+#[test]
+fn an_inflated_polygon_has_every_side_moved_out_by_the_distance() {
+    // `Shape::inflate` on a triangle (no right angle, unlike the squares elsewhere): each grown
+    // corner lies `d` outside both sides that meet at it.
+    let t = [Pt::new(0.0, 0.0), Pt::new(4.0, 0.0), Pt::new(1.0, 3.0)];
+    let shape = Shape::convex(&t).unwrap();
+    let d = 0.5;
+    let Shape::Poly { v, n } = shape.inflate(d) else {
+        panic!("a polygon stays a polygon")
+    };
+    let Shape::Poly { v: orig, .. } = shape else {
+        unreachable!()
+    };
+    let k = n as usize;
+    assert_eq!(k, 3);
+    let out = |p: Pt, q: Pt| {
+        let e = q.minus(p).unit();
+        Pt::new(e.y, -e.x)
+    };
+    for i in 0..k {
+        let (p, c, q) = (orig[(i + k - 1) % k], orig[i], orig[(i + 1) % k]);
+        let w = v[i].minus(c);
+        assert!(
+            (out(p, c).dot(w) - d).abs() < 1e-4,
+            "corner {i}: {:?}",
+            v[i]
+        );
+        assert!(
+            (out(c, q).dot(w) - d).abs() < 1e-4,
+            "corner {i}: {:?}",
+            v[i]
+        );
+    }
+}
