@@ -493,3 +493,70 @@ fn on_a_tie_for_nearest_type_the_first_drawn_camp_moves_first() {
     act(&mut b, A::EndTurn);
     assert_eq!((b.die_at[0], b.die_at[6]), (1, 11), "{b}");
 }
+
+#[test]
+fn a_banshee_at_full_die_heals_no_further() {
+    // The Banshee's card: entering a skull location it gains 1 health, up to the die's 6.
+    // Deployed from spot 3 to Graveyard 10 (a skull): at 5 it heals to 6, at 6 it stays.
+    for (hp, after) in [(5, 6), (6, 6)] {
+        let mut b = pos(&format!(
+            "villagers ready=0\nwave slots=3,9 on_card=1,0\ndie 1 at=card hp={hp}\nflow phase=enemy stage=deploy"
+        ));
+        assert_eq!(b.entry(0), 10);
+        run(&mut b);
+        assert_eq!((b.die_at[0], b.die_hp[0]), (10, after), "{b}");
+    }
+}
+
+/// Wave 3's Wolf (the second camp) deploying onto a villager's location with the villagers on
+/// `placed`: the state after the enemies' turn (the player's turn has begun, the villagers
+/// back beside the hero card unless one fled) and its trace.
+fn wolf_deploys_onto_a_villager(placed: u32) -> (Buried, Vec<String>) {
+    let list: Vec<String> = (0..21)
+        .filter(|l| placed & (1 << l) != 0)
+        .map(|l| l.to_string())
+        .collect();
+    let mut b = pos(&format!(
+        "wave number=3 on_card=0,1\nvillagers placed={} ready=0 supply=0\ndie 7 at=card hp=1\nflow phase=enemy stage=deploy",
+        list.join(",")
+    ));
+    let t = run(&mut b);
+    (b, t)
+}
+
+#[test]
+fn a_villager_the_wolf_drives_off_with_nowhere_to_go_flees_and_with_one_place_goes_there() {
+    // The Wolf's card (Moving Villagers): the villager where it enters is moved by the player
+    // to a free adjacent location; with none it flees, with one it goes there without a
+    // question.
+    let e = pos("wave number=3").entry(1);
+    let around = pos("wave number=3").adj[e as usize] & !1;
+    let n = around.count_ones() as u8;
+    assert!((1..=4).contains(&n), "{around:b}");
+    // Every neighbour taken by a villager: nowhere to go.
+    let (b, t) = wolf_deploys_onto_a_villager(1 << e | around);
+    assert_eq!(b.die_at[6], e, "{b}");
+    assert!(t.iter().any(|l| l.contains("nowhere to go")), "{t:?}");
+    assert_eq!((b.tally.fled, b.ready), (1, n), "{b}");
+    assert_eq!(b.phase, Phase::Place, "no question asked");
+    // One neighbour left free: the villager goes there.
+    let free = around.trailing_zeros() as u8;
+    let (b, t) = wolf_deploys_onto_a_villager(1 << e | (around & !(1 << free)));
+    let to = format!("is driven to {}", b.loc_name(free));
+    assert!(t.iter().any(|l| l.contains(&to)), "{to}: {t:?}");
+    assert_eq!((b.tally.fled, b.ready), (0, n), "{b}");
+    assert_eq!(b.phase, Phase::Place, "no question asked");
+}
+
+#[test]
+fn a_monster_reaching_the_center_with_all_four_markers_in_use_loses() {
+    // Reaching the Village Center: "all 4 Boss markers are already being used to cover
+    // locations" loses at once, wherever they lie (here one on Graveyard 10, a corner free).
+    let mut b = pos("villagers ready=0\nmarkers at=1,2,3,10\ndie 7 at=1 hp=1\ndie 8 at=20 hp=1");
+    act(&mut b, A::EndTurn);
+    assert_eq!(
+        b.outcome(),
+        Some(Outcome::Lost(cause::VILLAGE_OVERRUN)),
+        "{b}"
+    );
+}

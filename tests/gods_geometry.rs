@@ -363,3 +363,30 @@ fn an_inflated_polygon_has_every_side_moved_out_by_the_distance() {
         );
     }
 }
+
+#[test]
+fn a_rectangles_reach_distance_and_box_in_both_directions() {
+    // `Shape::extent` (support function from the centre), `distance` and `bbox` on shapes
+    // that are not square, so x and y cannot stand in for each other.
+    let r = Shape::Rect {
+        x0: 1.0,
+        y0: 1.0,
+        x1: 5.0,
+        y1: 3.0,
+    };
+    assert!((r.extent(Pt::new(1.0, 0.0)) - 2.0).abs() < 1e-6);
+    assert!((r.extent(Pt::new(0.0, -1.0)) - 1.0).abs() < 1e-6);
+    let diag = Pt::new(1.0, 1.0).unit();
+    assert!((r.extent(diag) - 3.0 / 2f32.sqrt()).abs() < 1e-5);
+    assert!((r.distance(Pt::new(3.0, 6.0)) - 3.0).abs() < 1e-6);
+    assert!((r.distance(Pt::new(3.0, -2.0)) - 3.0).abs() < 1e-6);
+    assert!((r.distance(Pt::new(7.0, 6.0)) - 13f32.sqrt()).abs() < 1e-5);
+    assert_eq!(r.bbox(), [1.0, 1.0, 5.0, 3.0]);
+    let c = Shape::Circle {
+        c: Pt::new(5.0, 7.0),
+        r: 2.0,
+    };
+    assert!((c.distance(Pt::new(5.0, 12.0)) - 3.0).abs() < 1e-6);
+    assert_eq!(c.distance(Pt::new(5.0, 8.0)), 0.0);
+    assert_eq!(c.bbox(), [3.0, 5.0, 7.0, 9.0]);
+}
