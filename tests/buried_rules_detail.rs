@@ -560,3 +560,14 @@ fn a_monster_reaching_the_center_with_all_four_markers_in_use_loses() {
         "{b}"
     );
 }
+
+#[test]
+fn a_monster_reaching_the_center_with_no_villager_to_flee_still_leaves_a_marker() {
+    // Reaching the Village Center: a villager flees if there is one; the Boss marker covers a
+    // corner either way (a position with no villager left, which play never reaches: the last
+    // one fleeing loses first).
+    let mut b = pos("villagers ready=0\ndie 7 at=1 hp=1\ndie 8 at=20 hp=1");
+    act(&mut b, A::EndTurn);
+    assert_eq!(b.phase, Phase::Corner, "{b}");
+    assert_eq!(b.tally.fled, 0);
+}

@@ -390,3 +390,23 @@ fn a_rectangles_reach_distance_and_box_in_both_directions() {
     assert_eq!(c.distance(Pt::new(5.0, 8.0)), 0.0);
     assert_eq!(c.bbox(), [3.0, 5.0, 7.0, 9.0]);
 }
+
+#[test]
+fn a_base_touching_the_tables_edge_fits_and_one_over_it_does_not() {
+    // `Nav::fits`: the base wholly on the table (a touch allowed, within `EPS`) and clear of the
+    // grown obstacles.
+    let square = Shape::Rect {
+        x0: 10.0,
+        y0: 10.0,
+        x1: 12.0,
+        y1: 12.0,
+    };
+    let nav = Nav::with_nodes((20.0, 30.0), vec![square], Vec::new(), 0.5);
+    assert!(nav.fits(Pt::new(0.5, 5.0)));
+    assert!(nav.fits(Pt::new(19.5, 29.5)));
+    assert!(!nav.fits(Pt::new(0.4, 5.0)));
+    assert!(!nav.fits(Pt::new(5.0, 29.6)));
+    assert!(!nav.fits(Pt::new(19.6, 5.0)));
+    assert!(!nav.fits(Pt::new(11.0, 11.0)), "inside the obstacle");
+    assert!(nav.fits(Pt::new(15.0, 15.0)));
+}
