@@ -409,4 +409,14 @@ fn a_base_touching_the_tables_edge_fits_and_one_over_it_does_not() {
     assert!(!nav.fits(Pt::new(19.6, 5.0)));
     assert!(!nav.fits(Pt::new(11.0, 11.0)), "inside the obstacle");
     assert!(nav.fits(Pt::new(15.0, 15.0)));
+    // `Nav::clamp` puts a base back on the table on every side.
+    assert_eq!(nav.clamp(Pt::new(25.0, 40.0)), Pt::new(19.5, 29.5));
+    assert_eq!(nav.clamp(Pt::new(-3.0, 0.2)), Pt::new(0.5, 0.5));
+    assert_eq!(nav.clamp(Pt::new(7.0, 8.0)), Pt::new(7.0, 8.0));
+    // `Nav::fly` over the obstacle: a flight ending inside it backs along its line until
+    // clear ("she must finish her move clear").
+    let end = nav.fly(Pt::new(5.0, 11.0), Pt::new(20.0, 11.0), 6.0, &[]);
+    assert!(end.y == 11.0 && end.x <= 10.0 && end.x > 9.9, "{end:?}");
+    let over = nav.fly(Pt::new(5.0, 11.0), Pt::new(20.0, 11.0), 8.0, &[]);
+    assert_eq!(over, Pt::new(13.0, 11.0), "clear beyond it");
 }
