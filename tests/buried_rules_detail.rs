@@ -327,6 +327,13 @@ fn the_labs_turn_limit_is_a_loss_no_wave_retry_undoes() {
     act(&mut b, A::EndTurn);
     assert_eq!(b.outcome(), Some(Outcome::Lost(cause::TURN_LIMIT)), "{b}");
     assert_eq!(b.retries_used, 0);
+    // Turn MAX_TURNS itself is still played.
+    let mut b = pos(&format!(
+        "villagers placed=5,6 ready=0\ndie 8 at=20 hp=1\nflow turn={}",
+        MAX_TURNS - 1
+    ));
+    act(&mut b, A::EndTurn);
+    assert_eq!((b.outcome(), b.turn), (None, MAX_TURNS), "{b}");
 }
 
 #[test]
@@ -570,4 +577,54 @@ fn a_monster_reaching_the_center_with_no_villager_to_flee_still_leaves_a_marker(
     act(&mut b, A::EndTurn);
     assert_eq!(b.phase, Phase::Corner, "{b}");
     assert_eq!(b.tally.fled, 0);
+}
+
+#[test]
+fn a_camp_deploys_its_next_die_from_the_card() {
+    // Deploy: the die put on the map is one still on the camp card, not one already out.
+    let mut b = pos(
+        "villagers ready=0\nwave on_card=1,0\ndie 1 at=5 hp=2\ndie 2 at=card hp=2\nflow phase=enemy stage=deploy",
+    );
+    let e = b.entry(0);
+    run(&mut b);
+    assert_eq!((b.die_at[0], b.die_at[1]), (5, e), "{b}");
+}
+
+#[test]
+fn placements_are_counted_toward_the_labs_cap() {
+    // The lab's cap on placements a turn (state::PLACEMENT_CAP, which ends endless Rally
+    // loops): each placement counts.
+    let mut b = pos("villagers ready=2\ndie 8 at=20 hp=1");
+    act(&mut b, A::Place(3)); // Stables: +S
+    assert_eq!(b.placements, 1);
+    let mut b = pos(&format!(
+        "villagers ready=2\ndie 8 at=20 hp=1\nflow placements={}",
+        sololab::games::buried::state::PLACEMENT_CAP - 1
+    ));
+    act(&mut b, A::Place(3));
+    while !legal(&b).contains(&A::EndTurn) {
+        let first = legal(&b)[0];
+        act(&mut b, first);
+    }
+    assert!(
+        !legal(&b).iter().any(|a| matches!(a, A::Place(_))),
+        "no placement past the cap: {:?}",
+        legal(&b)
+    );
+}
+
+#[test]
+fn any_die_of_the_first_camp_attacks_as_that_camp() {
+    // Enemies Attack: dice 1-6 belong to the first camp (here the Banshee, bow), dice 7-12 to
+    // the second (the Goblin, sword); die 2 on Taproom 11 shoots the hero beside it on Mill
+    // Pond 5 as the Banshee.
+    let mut b = pos(
+        "villagers ready=0\nflow phase=enemy stage=attack\nhero at=5 stats=5,3,2,2\ndie 2 at=11 hp=2",
+    );
+    let t = run(&mut b);
+    assert!(
+        t.iter().any(|l| l == "Banshee at Taproom attacks the hero"),
+        "{t:?}"
+    );
+    assert_eq!(b.stats[0], 4);
 }
