@@ -1453,3 +1453,18 @@ fn a_named_enemy_win_needs_an_enemy_of_the_scenarios_deck() {
         "{e}"
     );
 }
+
+#[test]
+fn the_hero_phase_ends_at_the_labs_action_cap() {
+    // CONTENT.md, "Action cap": at most 10 + 10 x heroes new actions in one Hero Phase (the
+    // lab's guard against a phase that never ends); then only ending the phase is offered.
+    use sololab::games::beyond::actions::action_cap;
+    assert_eq!((action_cap(1), action_cap(2), action_cap(4)), (20, 30, 50));
+    let setup = Beyond::resolve_setup(&SetupValues::new()).unwrap();
+    let mut b = Beyond::new_game(&setup, &mut GameRng::seed_from_u64(1));
+    assert_eq!((b.phase, b.n_heroes), (Phase::Hero, 2));
+    b.actions = 29;
+    assert!(legal(&b).len() > 1, "{:?}", legal(&b));
+    b.actions = 30;
+    assert_eq!(legal(&b), vec![A::EndPhase]);
+}

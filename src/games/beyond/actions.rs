@@ -18,7 +18,7 @@
 //!   enemy slot; redirect: `Redirect` (none first, then allies); equip: `Equip` (none first,
 //!   then heroes); side: `Side` standard then alternate.
 
-use super::content::{ActType, IdSet, IdSets, Ids, NO_CARD, TerrainKind, Timing, has_id};
+use super::content::{ActType, IdSets, Ids, NO_CARD, TerrainKind, Timing, has_id};
 use super::state::{Beyond, MAX_COMMIT, MAX_ENEMIES, Pending, Phase, TERRAIN_TARGET};
 
 /// One team decision. `Copy`, 5 bytes.
@@ -181,12 +181,6 @@ pub enum BeyondAction {
     },
 }
 
-/// Calls `f` once per card id in the 256-bit set `set`, ascending.
-#[inline]
-pub fn for_each_id(set: IdSet, f: impl FnMut(u8)) {
-    set.for_each(f);
-}
-
 /// The most new actions in one Hero Phase: `10 + 10 × heroes` (CONTENT.md, "Action cap").
 pub const fn action_cap(n_heroes: u8) -> u16 {
     10 + 10 * n_heroes as u16
@@ -197,22 +191,6 @@ impl Beyond {
     #[inline]
     pub fn is_wf(&self, card: u8) -> bool {
         has_id(&self.content.index.wide.wf, card)
-    }
-
-    /// Calls `f` once per distinct card id in `hero`'s hand, ascending.
-    #[inline]
-    pub fn distinct_hand(&self, hero: usize, f: impl FnMut(u8)) {
-        for_each_id(self.hand_set(hero), f);
-    }
-
-    /// The set of card ids in `hero`'s hand, as a 256-bit mask (bit `id` of word `id / 64`).
-    #[inline]
-    pub fn hand_set(&self, hero: usize) -> IdSet {
-        let mut seen = [0u64; 4];
-        for &c in self.heroes[hero].hand.as_slice() {
-            seen[(c >> 6) as usize] |= 1 << (c & 63);
-        }
-        seen
     }
 
     /// The card ids in `hero`'s hand, in the set type `S`.
