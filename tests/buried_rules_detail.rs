@@ -628,3 +628,55 @@ fn any_die_of_the_first_camp_attacks_as_that_camp() {
     );
     assert_eq!(b.stats[0], 4);
 }
+
+#[test]
+fn the_hidden_tunnels_join_their_two_locations_both_ways_and_no_other() {
+    // Hidden Tunnels (section 9): Old Well 17 and Mine Shaft 19 are one step apart either way;
+    // from any other location the steps are its paths only (Waterwheel 6: 5, 7, 11).
+    let at = |l: u8| {
+        pos(&format!(
+            "hero at={l} move=1\nvillagers ready=0\ndie 8 at=5 hp=1"
+        ))
+    };
+    assert!(legal(&at(17)).contains(&A::Step(19)));
+    assert!(legal(&at(19)).contains(&A::Step(17)));
+    let steps: Vec<A> = legal(&at(6))
+        .into_iter()
+        .filter(|a| matches!(a, A::Step(_)))
+        .collect();
+    assert_eq!(steps, vec![A::Step(5), A::Step(7), A::Step(11)]);
+}
+
+/// Whether skill `k` is offered at the Mana symbol of a villager placed on `at` (Shrine 4: +M;
+/// Graveyard 10: a skull, +M +M) in `lines`.
+fn skill_offered(lines: &str, at: u8, k: u8) -> bool {
+    let mut b = pos(&format!("{lines}\nvillagers ready=1"));
+    act(&mut b, A::Place(at));
+    legal(&b).contains(&A::Skill(k))
+}
+
+#[test]
+fn a_skill_is_offered_only_when_it_has_something_to_act_on() {
+    // The hero may use a skill only when it can do something (CONTENT.md, "Skills"). Gale
+    // Winds (the Mage's first) needs a monster or a villager it can move: with the monsters
+    // still on their cards and Boss markers on both other neighbours of Shrine 4 (13 and
+    // 18), the villager just placed there cannot be blown anywhere.
+    let mage_nothing = "markers at=13,18\nwave on_card=1,1\ndie 1 at=card hp=2\ndie 7 at=card hp=1";
+    assert!(!skill_offered(mage_nothing, 4, 0));
+    assert!(skill_offered("die 8 at=20 hp=1", 4, 0));
+    // Rallying Horn (the Hunter's third) needs a placed villager to collect, not on a skull
+    // (the one on Graveyard is not).
+    assert!(!skill_offered("hero name=Hunter\ndie 8 at=20 hp=1", 10, 2));
+    assert!(skill_offered(
+        "hero name=Hunter\nvillagers placed=5\ndie 8 at=20 hp=1",
+        10,
+        2
+    ));
+    // Call Home (the Archmage's third) needs a villager who fled.
+    assert!(!skill_offered("hero name=Archmage\ndie 8 at=20 hp=1", 4, 2));
+    assert!(skill_offered(
+        "hero name=Archmage\nvillagers fled=1\ndie 8 at=20 hp=1",
+        4,
+        2
+    ));
+}
