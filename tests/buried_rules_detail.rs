@@ -680,3 +680,24 @@ fn a_skill_is_offered_only_when_it_has_something_to_act_on() {
         2
     ));
 }
+
+#[test]
+fn cleave_is_offered_only_with_an_enemy_on_the_knights_location() {
+    // Cleave (the Knight's first skill): damage to every enemy on the hero's location, a
+    // monster or the boss; with none there it has nothing to act on.
+    assert!(skill_offered(
+        "hero name=Knight at=11\ndie 8 at=11 hp=1",
+        4,
+        0
+    ));
+    assert!(!skill_offered(
+        "hero name=Knight at=11\ndie 8 at=20 hp=1",
+        4,
+        0
+    ));
+    assert!(skill_offered(
+        "wave number=4\nvillagers supply=0\nhero name=Knight at=11\nboss name=The_Monstrosity up=1 at=11",
+        4,
+        0
+    ));
+}
