@@ -701,3 +701,27 @@ fn cleave_is_offered_only_with_an_enemy_on_the_knights_location() {
         0
     ));
 }
+
+#[test]
+fn gale_winds_blows_the_boss_along_its_paths_and_call_home_brings_a_villager_back() {
+    // Gale Winds on the boss (up on Town Hall 1): it is the only thing to pick besides the
+    // villager just placed, and it goes along an enemy path, never into the Village Center.
+    let mut b =
+        pos("wave number=4\nvillagers ready=1 supply=0\nboss name=The_Monstrosity up=1 at=1");
+    act(&mut b, A::Place(4)); // Shrine: +M
+    act(&mut b, A::Skill(0));
+    assert_eq!(
+        legal(&b),
+        vec![
+            A::Pick(1),
+            A::Pick(4 | sololab::games::buried::actions::VILLAGER)
+        ]
+    );
+    act(&mut b, A::Pick(1));
+    assert_eq!(legal(&b), vec![A::Pick(8), A::Pick(11)]);
+    // Call Home (the Archmage's third): a fled villager returns, ready.
+    let mut b = pos("hero name=Archmage\nvillagers ready=1 fled=1\ndie 8 at=20 hp=1");
+    act(&mut b, A::Place(4));
+    act(&mut b, A::Skill(2));
+    assert_eq!((b.fled, b.ready), (0, 1), "{b}");
+}
