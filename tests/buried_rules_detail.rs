@@ -719,6 +719,8 @@ fn gale_winds_blows_the_boss_along_its_paths_and_call_home_brings_a_villager_bac
     );
     act(&mut b, A::Pick(1));
     assert_eq!(legal(&b), vec![A::Pick(8), A::Pick(11)]);
+    act(&mut b, A::Pick(11));
+    assert_eq!(b.boss_at, 11, "{b}");
     // Call Home (the Archmage's third): a fled villager returns, ready.
     let mut b = pos("hero name=Archmage\nvillagers ready=1 fled=1\ndie 8 at=20 hp=1");
     act(&mut b, A::Place(4));
