@@ -201,8 +201,7 @@ fn a_camp_deploys_once_when_its_deployment_asks_a_decision() {
     // 3's second camp, the Wolf, drives off the villager where it deploys: with several free
     // locations around, the player picks one (Phase::Push). The turn then goes on without
     // deploying the Wolf a second time.
-    let base =
-        "wave number=3 on_card=0,2\nvillagers ready=0 supply=0\nflow phase=enemy stage=deploy";
+    let base = "wave number=3 on_card=0,2\ndie 7 at=card hp=1\ndie 8 at=card hp=1\nvillagers ready=0 supply=0\nflow phase=enemy stage=deploy";
     let e = pos(base).entry(1);
     let slot = pos(base).camp_slot[1];
     let mut b = pos(&format!("{base}\nvillagers placed={e} ready=0 supply=0"));
