@@ -243,24 +243,40 @@ fn the_boss_attacks_once_and_then_the_players_turn_begins() {
     assert_eq!(b.phase, Phase::Place);
 }
 
+/// The positions `lines` (each a position's lines after its header) read with a content file:
+/// the builtin content with its first `old` replaced by `new`, written to a fresh temporary
+/// folder removed afterwards.
+///
+/// # Panics
+/// When the builtin content has no `old`, or a file or position fails.
+fn with_edited_content<const N: usize>(old: &str, new: &str, lines: [&str; N]) -> [Buried; N] {
+    let text = std::fs::read_to_string("src/games/buried/content/buried.toml").unwrap();
+    assert!(text.contains(old), "{old}");
+    let dir = std::env::temp_dir().join(format!(
+        "sololab-buried-content-{}-{}",
+        std::process::id(),
+        text.find(old).unwrap()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("edited.toml");
+    std::fs::write(&file, text.replacen(old, new, 1)).unwrap();
+    let states = lines.map(|l| {
+        common::parse(&format!(
+            "buried-position 1\ncontent {}\n{l}\n",
+            file.display()
+        ))
+    });
+    std::fs::remove_dir_all(&dir).unwrap();
+    states
+}
+
 #[test]
 fn a_boss_without_a_villager_gain_says_nothing_of_health_when_it_hits_one() {
     // Boss Overview: a boss gains its card's health for a villager it defeats; a content file
     // may give a boss none (`villager_gain = 0`), and then the trace has no gain line.
-    let text = std::fs::read_to_string("src/games/buried/content/buried.toml").unwrap();
-    let text = text.replacen("villager_gain = 1", "villager_gain = 0", 1);
-    assert!(text.contains("villager_gain = 0"));
-    let dir = std::env::temp_dir().join(format!("sololab-buried-gain-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("no-gain.toml");
-    std::fs::write(&file, text).unwrap();
     let attack = "wave number=4\nvillagers placed=8,15 ready=0 supply=0\nhero at=0\nboss name=The_Devourer up=1 at=1 stats=3,3,1,2\nflow phase=enemy stage=boss_attack";
-    let mut b: Buried = common::parse(&format!(
-        "buried-position 1\ncontent {}\n{attack}\n",
-        file.display()
-    ));
+    let [mut b] = with_edited_content("villager_gain = 1", "villager_gain = 0", [attack]);
     let t = run(&mut b);
-    std::fs::remove_dir_all(&dir).unwrap();
     assert!(
         t.iter().any(|l| l.contains("attacks the villager")),
         "{t:?}"
@@ -364,27 +380,14 @@ fn a_camp_meets_the_edge_half_on_its_paths_side() {
 fn the_village_centers_shown_side_marks_its_skull_corners() {
     // A content file whose Village Center back has a skull on Storehouse (the south-west
     // corner, 3): it is a skull location when the back shows, not when the front does.
-    let text = std::fs::read_to_string("src/games/buried/content/buried.toml").unwrap();
-    let old = r#"{ name = "Storehouse", at = "sw", symbols = ["health"] }"#;
-    assert!(text.contains(old));
-    let text = text.replacen(
-        old,
+    let [back, front] = with_edited_content(
+        r#"{ name = "Storehouse", at = "sw", symbols = ["health"] }"#,
         r#"{ name = "Storehouse", at = "sw", symbols = ["skull", "health"] }"#,
-        1,
+        [
+            "map flipped=0,0,0,0,1,0,0,0,0",
+            "map flipped=0,0,0,0,0,0,0,0,0",
+        ],
     );
-    let dir = std::env::temp_dir().join(format!("sololab-buried-skull-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("centre-skull.toml");
-    std::fs::write(&file, text).unwrap();
-    let at = |flipped: &str| -> Buried {
-        common::parse(&format!(
-            "buried-position 1\ncontent {}\nmap flipped={flipped}\n",
-            file.display()
-        ))
-    };
-    let back = at("0,0,0,0,1,0,0,0,0");
-    let front = at("0,0,0,0,0,0,0,0,0");
-    std::fs::remove_dir_all(&dir).unwrap();
     assert_ne!(back.skulls & (1 << 3), 0);
     assert_eq!(front.skulls & (1 << 3), 0);
 }

@@ -355,20 +355,10 @@ pub fn bench_csv(rows: &[BenchRow]) -> String {
             r.threads,
             r.games_per_s_n,
             r.scaling(),
-            csv_field(&r.setup)
+            super::sensitivity::csv_field(&r.setup)
         ));
     }
     out
-}
-
-/// `text` as one CSV field: quoted (inner quotes doubled) when it holds a comma, a quote or a
-/// line break.
-fn csv_field(text: &str) -> String {
-    if text.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_string()
-    }
 }
 
 /// `rows` as an aligned table for the terminal (with a `setup` column when any row has setup

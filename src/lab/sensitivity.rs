@@ -269,9 +269,9 @@ pub fn sensitivity_csv(s: &Sensitivity) -> String {
     out
 }
 
-/// A CSV field, quoted when it holds a comma or a quote.
+/// A CSV field, quoted (inner quotes doubled) when it holds a comma, a quote or a line break.
 pub(crate) fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
+    if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
         s.to_string()
