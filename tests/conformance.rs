@@ -12,7 +12,8 @@
 //! - a loss names a cause in `0..LOSS_CAUSES.len()`;
 //! - `features` and `metrics` write every slot of their declared lengths (`feature_names`,
 //!   `metric_names`) with finite numbers;
-//! - `determinize` leaves what the player sees (legal actions, outcome) as it was;
+//! - `determinize` leaves what the player sees (legal actions, outcome) as it was, and a game
+//!   whose `determinize` re-samples anything sets `HIDDEN_INFORMATION`;
 //! - the same seeds give the same game, and different seeds different games.
 //!
 //! Sizes are chosen to keep each game to a few seconds in release mode.
@@ -158,6 +159,12 @@ fn playout<G: Game>(setup: &G::Setup, seed: u64, deep: bool, label: &str) -> Pla
             d.legal_actions(&mut again);
             assert_eq!(again, acts, "{at}: determinize changed the legal actions");
             assert_eq!(d.outcome(), None, "{at}: determinize ended the game");
+            // A game whose determinize re-samples something holds what the player cannot see:
+            // it must say so, or greedy looks ahead on the true order (the Gods' greedy did).
+            assert!(
+                d == s || G::HIDDEN_INFORMATION,
+                "{at}: determinize re-sampled the state but HIDDEN_INFORMATION is false"
+            );
             // Conceal puts exactly what determinize re-samples in one order: a state and any
             // determinization of it conceal alike, and nothing the player sees changes.
             let mut k = s;

@@ -82,7 +82,8 @@ impl Heuristic {
 /// chance at all (the generator was not advanced) the value is exact and the other samples are
 /// skipped. Ties among the best values are broken uniformly with the policy stream.
 ///
-/// In a game with hidden information ([`Game::HIDDEN_INFORMATION`]: Beyond the Rift's decks)
+/// In a game with hidden information ([`Game::HIDDEN_INFORMATION`]: Beyond the Rift's decks,
+/// the Gods' asset and wound decks)
 /// each sample's copy of the state is first determinized with that sample's generator, so
 /// greedy as a player never reads a deck's true order (the next Response card would tell it
 /// whether an attack hits); every sample is then used. The determinization does not depend on

@@ -443,6 +443,7 @@ impl Game for Gods {
     fn turns(&self) -> u32 {
         self.round as u32
     }
+    const HIDDEN_INFORMATION: bool = true;
     /// Re-samples the hidden order of the asset deck and of the undrawn wound cards.
     fn determinize(&mut self, rng: &mut GameRng) {
         self.shuffle_deck(rng);
