@@ -509,6 +509,60 @@ fn tuning_commands_write_the_page_that_report_rebuilds() {
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(bare.join("tornado.svg").is_file() && !bare.join("report.html").exists());
+    // Each command replaces only its own kind of report: a run into the sensitivity folder (the
+    // experiment file is the same) and a sensitivity analysis into the calibration's are
+    // refused with one line, exit 2, and leave the folder's files as they were.
+    let files = |d: &std::path::Path| {
+        let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| {
+                let e = e.unwrap();
+                (
+                    e.file_name().to_string_lossy().into_owned(),
+                    std::fs::read(e.path()).unwrap(),
+                )
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    let before = files(&sens);
+    let o = sololab(&[
+        "run",
+        "rift-sensitivity",
+        "--games",
+        "2",
+        "--quiet",
+        "--out",
+        sens.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = String::from_utf8(o.stderr).unwrap();
+    assert_eq!(e.lines().count(), 1, "{e}");
+    assert!(
+        e.contains("holds another kind of report (sensitivity.csv), which this report (summary.csv) would replace"),
+        "{e}"
+    );
+    assert_eq!(files(&sens), before, "the sensitivity report changed");
+    let before = files(&cal);
+    let o = sololab(&[
+        "sensitivity",
+        "rift-sensitivity",
+        "--values",
+        "mech.Kestrel.hp",
+        "--games",
+        "2",
+        "--quiet",
+        "--out",
+        cal.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = String::from_utf8(o.stderr).unwrap();
+    assert!(
+        e.contains("(probes.csv), which this report (sensitivity.csv)"),
+        "{e}"
+    );
+    assert_eq!(files(&cal), before, "the calibration changed");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

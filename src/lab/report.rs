@@ -810,6 +810,18 @@ pub enum ReportError {
         /// What is in the way.
         reason: String,
     },
+    /// The folder holds a report of another kind (a sensitivity analysis, a calibration, a
+    /// strength curve or a run's report), which this command's report would replace: each
+    /// command replaces only its own kind, so that, say, `sololab run` on a sensitivity
+    /// experiment's file does not wipe out its tornado chart. Nothing is touched.
+    OtherKind {
+        /// The folder.
+        path: PathBuf,
+        /// The main file of the report it holds (e.g. `sensitivity.csv`).
+        held: &'static str,
+        /// The main file of the report that would replace it (e.g. `summary.csv`).
+        new: &'static str,
+    },
     /// The path has no folder name (`.`, `..`, `/`).
     NotAFolderName {
         /// The path.
@@ -840,6 +852,12 @@ impl fmt::Display for ReportError {
                 f,
                 "{}: not a sololab report folder ({reason}); nothing was written: \
                  choose another --out",
+                path.display()
+            ),
+            ReportError::OtherKind { path, held, new } => write!(
+                f,
+                "{}: holds another kind of report ({held}), which this report ({new}) would \
+                 replace; nothing was written: choose another --out, or remove the folder",
                 path.display()
             ),
             ReportError::NotAFolderName { path } => {

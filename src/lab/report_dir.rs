@@ -15,7 +15,9 @@
 //!   it holds the marker [`MARKER`] and nothing it does not list, or, for reports written
 //!   before the marker existed, only `summary.csv`, `run.toml` and `games.csv` with sololab's
 //!   `run.toml` header, or only `strength.csv` with sololab's header and `strength.svg`). An
-//!   empty folder is fine.
+//!   empty folder is fine;
+//! - refuses a previous report of another kind (a run's report where a sensitivity analysis
+//!   was, say: each command replaces only its own kind of report).
 //!
 //! The run then writes each file into the staging folder ([`ReportDir::create`],
 //! [`ReportDir::write`]; a file can be streamed, like `games.csv`), and
@@ -231,6 +233,7 @@ impl ReportDir {
             debris.lock = out.join(LOCK);
         }
         check_previous_report(out)?;
+        check_same_kind(out, files)?;
         remove_stale_staging(staging.parent().unwrap_or(Path::new(".")));
         std::fs::create_dir(staging).map_err(|e| create_error(staging, e))?;
         for name in files.iter().chain(&[MARKER]) {
@@ -451,6 +454,31 @@ fn process_exists(_pid: u32) -> bool {
 }
 
 /// Checks that folder `out` is empty or a previous sololab report (see the module docs).
+/// Refuses to replace a previous report of another kind ([`ReportError::OtherKind`]): the kind
+/// of the folder's report is that of the main file it holds
+/// ([`FolderKind::of`](super::FolderKind::of)), the new report's that of the first main file
+/// in `files`. A report without a main file (the page that `sololab report` rebuilds) replaces
+/// nothing of another kind.
+fn check_same_kind(out: &Path, files: &[&str]) -> Result<(), ReportError> {
+    use super::FolderKind;
+    let new = [
+        FolderKind::Run,
+        FolderKind::Sensitivity,
+        FolderKind::Calibration,
+        FolderKind::Strength,
+    ]
+    .into_iter()
+    .find(|k| files.contains(&k.data_file()));
+    match (FolderKind::of(out), new) {
+        (Some(held), Some(new)) if held != new => Err(ReportError::OtherKind {
+            path: out.to_path_buf(),
+            held: held.data_file(),
+            new: new.data_file(),
+        }),
+        _ => Ok(()),
+    }
+}
+
 fn check_previous_report(out: &Path) -> Result<(), ReportError> {
     let entries = std::fs::read_dir(out).map_err(|e| io_error(out, e))?;
     let mut names = Vec::new();

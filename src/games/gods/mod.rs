@@ -353,7 +353,6 @@ impl Game for Gods {
     /// from `rng` (the setup stream).
     fn new_game(s: &GodsSetup, rng: &mut GameRng) -> Self {
         let c = s.content;
-        let e = &c.encounters[s.encounter as usize];
         let mut g = Gods::blank(c, s.encounter);
         g.abilities = s.abilities;
         g.natural = s.natural;
@@ -369,7 +368,6 @@ impl Game for Gods {
         for _ in 0..c.scoundrel.starting_hand {
             g.draw_asset(rng);
         }
-        let _ = e;
         g.begin_round(rng, &mut NoTrace);
         g
     }
