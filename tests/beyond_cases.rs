@@ -1468,3 +1468,137 @@ fn the_hero_phase_ends_at_the_labs_action_cap() {
     b.actions = 30;
     assert_eq!(legal(&b), vec![A::EndPhase]);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Legal lists, one condition at a time (each test names the rule it pins; written for the
+// mutants of `actions.rs` that no case caught: results/mutants/beyond.md)
+
+/// Bastian (hero 1: Longsword Slash, range 1, and Charge, range 2, both Attack options with a
+/// Primary cost he can pay) beside Niffil (hero 2), who attacks the Side Door (`t1`) with a
+/// Throwing Knife; `enemies` are enemy position lines.
+fn door_attack(enemies: &str) -> Beyond {
+    door_attack_with(5, enemies)
+}
+
+/// [`door_attack`] with Bastian holding `points` action points.
+fn door_attack_with(points: u8, enemies: &str) -> Beyond {
+    pos(&format!(
+        "{}hero 1 name=Bastian side=0 points={points} known=0 items=-,-,-,-,-\nhero 1 hand Longsword_Slash,Charge\nhero 2 name=Niffil side=0 points=5 known=0 items=-,-,-,-,-\nhero 2 hand Dagger_Stab\n{enemies}attack hero=2 target=t1 total=2 symbols=0 cards=Throwing_Knife@2.1\n",
+        game(2, "").replace("pending=none", "pending=attack"),
+    ))
+}
+
+/// Whether Bastian may add each of his two cards to the attack on the door: (Longsword Slash,
+/// Charge).
+fn door_aids(b: &Beyond) -> (bool, bool) {
+    let l = legal(b);
+    let offered = |name: &str| {
+        l.contains(&A::AddCard {
+            hero: 0,
+            card: card(name),
+            opt: 0,
+        })
+    };
+    (offered("Longsword Slash"), offered("Charge"))
+}
+
+#[test]
+fn joining_an_attack_on_a_door_needs_range_two_only_while_engaged() {
+    // Doors and Portcullises: a door is within range 1 of a hero with no enemy in their Hero
+    // Area, else only range 2 reaches it; an enemy in another hero's area does not engage him.
+    assert_eq!(door_aids(&door_attack("")), (true, true), "not engaged");
+    assert_eq!(
+        door_aids(&door_attack("enemy 1 kind=Guard area=1 seq=0 attach=-\n")),
+        (false, true),
+        "engaged: range 2 only"
+    );
+    assert_eq!(
+        door_aids(&door_attack("enemy 1 kind=Guard area=2 seq=0 attach=-\n")),
+        (true, true),
+        "the enemy engages Niffil, not Bastian"
+    );
+    assert_eq!(
+        door_aids(&door_attack("enemy 1 kind=Guard area=quest seq=0 attach=-\n")),
+        (true, true),
+        "an enemy in the Quest Area engages nobody"
+    );
+}
+
+/// Bastian with Stand Firm (a Special option, range 2, cost 1, that stays as a persistent card)
+/// in hand and `persist` as his persistent position lines.
+fn stand_firm(persist: &str) -> Beyond {
+    pos(&format!(
+        "{}hero 1 name=Bastian side=0 points=5 known=0 items=-,-,-,-,-\nhero 1 hand Stand_Firm\n{persist}",
+        game(1, ""),
+    ))
+}
+
+#[test]
+fn a_persistent_card_takes_the_first_free_slot_and_is_not_offered_without_one() {
+    // Persistent cards stay in the target Hero Area, in a free slot (three a hero: CONTENT.md).
+    let sf = card("Stand Firm");
+    let sf_play = A::Play {
+        hero: 0,
+        card: sf,
+        opt: 0,
+        target: 0,
+    };
+    let slots = |b: &Beyond| -> Vec<u8> { b.heroes[0].persist.iter().map(|p| p.card).collect() };
+    let mut t = VecTrace::default();
+    let mut b = stand_firm("");
+    play(&mut b, sf_play, &mut t);
+    assert_eq!(slots(&b), vec![sf, NO_CARD, NO_CARD], "{:?}", t.0);
+    let blessing = card("Blessing");
+    let mut b = stand_firm("hero 1 persist 1 card=Blessing owner=1 opt=1 uses=2 attach=-\n");
+    play(&mut b, sf_play, &mut t);
+    assert_eq!(slots(&b), vec![blessing, sf, NO_CARD], "{:?}", t.0);
+    let mut b = stand_firm(
+        "hero 1 persist 1 card=Blessing owner=1 opt=1 uses=2 attach=-\nhero 1 persist 3 card=Blessing owner=1 opt=1 uses=2 attach=-\n",
+    );
+    play(&mut b, sf_play, &mut t);
+    assert_eq!(slots(&b), vec![blessing, sf, blessing], "{:?}", t.0);
+    let b = stand_firm(
+        "hero 1 persist 1 card=Blessing owner=1 opt=1 uses=2 attach=-\nhero 1 persist 2 card=Blessing owner=1 opt=1 uses=2 attach=-\nhero 1 persist 3 card=Blessing owner=1 opt=1 uses=2 attach=-\n",
+    );
+    assert!(!legal(&b).contains(&sf_play), "no free slot: {:?}", legal(&b));
+}
+
+#[test]
+fn a_card_is_offered_when_its_cost_equals_the_points_left() {
+    // Attacking: aiding pays the Primary cost; a card costing exactly the points left can be
+    // paid ("ties go against the spender" is about comparisons of values, not about paying).
+    assert_eq!(door_aids(&door_attack_with(2, "")), (true, false), "2 points: Slash (2) only");
+    assert_eq!(door_aids(&door_attack_with(3, "")), (true, true), "3 points: Charge (3) too");
+    assert_eq!(door_aids(&door_attack_with(1, "")), (false, false), "1 point: neither");
+}
+
+/// Bastian cycling (`pending=cycle:1:COUNT`, COUNT cards cycled so far) with `hand`.
+fn cycling(count: u8, hand: &str) -> Beyond {
+    pos(&format!(
+        "{}hero 1 name=Bastian side=0 points=5 known=0 items=-,-,-,-,-\nhero 1 deck Rally,Rally,Rally\nhero 1 hand {hand}\n",
+        game(1, "").replace("pending=none", &format!("pending=cycle:1:{count}")),
+    ))
+}
+
+#[test]
+fn cycling_may_stop_only_after_a_card_and_never_offers_wounds() {
+    // Cycle: discard cards of the player's choice and redraw as many; the lab asks for one card
+    // at a time, and "done" is offered once at least one card went (the action order in
+    // `actions.rs`'s module docs); Wounds and Fatigue are never discarded (Golden Rules).
+    let ls = card("Longsword Slash");
+    let pg = card("Plate Guard");
+    let b = cycling(0, "Longsword_Slash,Plate_Guard,Wound:_Gash");
+    assert_eq!(
+        legal(&b),
+        vec![A::CycleCard { card: ls }, A::CycleCard { card: pg }],
+        "no card cycled yet: no Done, and the Wound is not offered"
+    );
+    let b = cycling(1, "Longsword_Slash,Wound:_Gash");
+    assert_eq!(
+        legal(&b),
+        vec![A::CycleDone, A::CycleCard { card: ls }],
+        "one card cycled: Done first"
+    );
+    let b = cycling(0, "Wound:_Gash");
+    assert_eq!(legal(&b), vec![A::CycleDone], "nothing to cycle: only Done");
+}
