@@ -1518,7 +1518,9 @@ fn joining_an_attack_on_a_door_needs_range_two_only_while_engaged() {
         "the enemy engages Niffil, not Bastian"
     );
     assert_eq!(
-        door_aids(&door_attack("enemy 1 kind=Guard area=quest seq=0 attach=-\n")),
+        door_aids(&door_attack(
+            "enemy 1 kind=Guard area=quest seq=0 attach=-\n"
+        )),
         (true, true),
         "an enemy in the Quest Area engages nobody"
     );
@@ -1560,16 +1562,32 @@ fn a_persistent_card_takes_the_first_free_slot_and_is_not_offered_without_one() 
     let b = stand_firm(
         "hero 1 persist 1 card=Blessing owner=1 opt=1 uses=2 attach=-\nhero 1 persist 2 card=Blessing owner=1 opt=1 uses=2 attach=-\nhero 1 persist 3 card=Blessing owner=1 opt=1 uses=2 attach=-\n",
     );
-    assert!(!legal(&b).contains(&sf_play), "no free slot: {:?}", legal(&b));
+    assert!(
+        !legal(&b).contains(&sf_play),
+        "no free slot: {:?}",
+        legal(&b)
+    );
 }
 
 #[test]
 fn a_card_is_offered_when_its_cost_equals_the_points_left() {
     // Attacking: aiding pays the Primary cost; a card costing exactly the points left can be
     // paid ("ties go against the spender" is about comparisons of values, not about paying).
-    assert_eq!(door_aids(&door_attack_with(2, "")), (true, false), "2 points: Slash (2) only");
-    assert_eq!(door_aids(&door_attack_with(3, "")), (true, true), "3 points: Charge (3) too");
-    assert_eq!(door_aids(&door_attack_with(1, "")), (false, false), "1 point: neither");
+    assert_eq!(
+        door_aids(&door_attack_with(2, "")),
+        (true, false),
+        "2 points: Slash (2) only"
+    );
+    assert_eq!(
+        door_aids(&door_attack_with(3, "")),
+        (true, true),
+        "3 points: Charge (3) too"
+    );
+    assert_eq!(
+        door_aids(&door_attack_with(1, "")),
+        (false, false),
+        "1 point: neither"
+    );
 }
 
 /// Bastian cycling (`pending=cycle:1:COUNT`, COUNT cards cycled so far) with `hand`.
@@ -1601,4 +1619,155 @@ fn cycling_may_stop_only_after_a_card_and_never_offers_wounds() {
     );
     let b = cycling(0, "Wound:_Gash");
     assert_eq!(legal(&b), vec![A::CycleDone], "nothing to cycle: only Done");
+}
+
+/// An Enemy Attack on hero `defender` (1-based) by a Guard in their area, in the defense window
+/// (`pending=defend`, `commit` as the position's `defend` fields after `enemy=1`): Bastian
+/// (hero 1) and Elisa (hero 2) with the hands, points and persistent lines given.
+fn defending(
+    defender: u8,
+    commit: &str,
+    bastian: (u8, &str),
+    elisa: (u8, &str),
+    persist: &str,
+) -> Beyond {
+    pos(&format!(
+        "{}hero 1 name=Bastian side=0 points={} known=0 items=-,-,-,-,-\nhero 1 hand {}\nhero 2 name=Elisa side=0 points={} known=0 items=-,-,-,-,-\nhero 2 hand {}\n{persist}enemy 1 kind=Guard area={defender} seq=0 attach=-\ndefend hero={defender} enemy=1 {commit}\n",
+        game(2, "").replace("pending=none", "pending=defend"),
+        bastian.0,
+        bastian.1,
+        elisa.0,
+        elisa.1,
+    ))
+}
+
+/// The `Defend` actions offered, as (hero, card name) pairs in the list's order.
+fn defends(b: &Beyond) -> Vec<(u8, String)> {
+    let c = content::builtin();
+    legal(b)
+        .into_iter()
+        .filter_map(|a| match a {
+            A::Defend { hero, card, .. } => Some((hero, c.cards[card as usize].name.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn defense_cards_come_from_the_defender_and_from_others_in_range_two() {
+    // Enemy Attacks: before the response card the heroes commit Defense options (and
+    // enemy-attack Reactions); another hero aids only with range 2, paying the cost from their
+    // points (a cost equal to the points is paid); Wound/Fatigue defense modifiers only from
+    // the defender's own hand.
+    let free = "total=0 spent=0 cards=-";
+    let b = defending(
+        1,
+        free,
+        (1, "Plate_Guard,Wound:_Bruise"),
+        (1, "Flame_Wall,Blink,Wound:_Bruise"),
+        "",
+    );
+    let got = defends(&b);
+    let want: Vec<(u8, String)> = vec![
+        (0, "Plate Guard".into()),
+        (0, "Wound: Bruise".into()),
+        (1, "Flame Wall".into()),
+    ];
+    let mut sorted = got.clone();
+    sorted.sort();
+    let mut want_sorted = want.clone();
+    want_sorted.sort();
+    assert_eq!(
+        sorted, want_sorted,
+        "Blink is range 1, Elisa's Bruise is not hers to defend with"
+    );
+    // Flame Wall costs 1: not with 0 points.
+    let b = defending(1, free, (1, "Plate_Guard"), (0, "Flame_Wall"), "");
+    assert_eq!(defends(&b), vec![(0, "Plate Guard".to_string())]);
+    // Elisa defending: her Reaction (Blink, timing enemy_attack, cost 1) is offered.
+    let b = defending(2, free, (0, "Longsword_Slash"), (1, "Blink"), "");
+    assert_eq!(defends(&b), vec![(1, "Blink".to_string())]);
+}
+
+#[test]
+fn only_an_ally_with_nothing_committed_yet_may_take_the_hit() {
+    // Allies: an ally may take a hit instead of the hero, decided before the hero commits
+    // anything; a persistent card that is not an ally cannot, nor can an empty slot.
+    let persist = "hero 1 persist 1 card=Guardian_Spirit owner=1 opt=1 uses=0 attach=-\nhero 1 persist 2 card=Stand_Firm owner=1 opt=1 uses=2 attach=-\n";
+    let takes = |b: &Beyond| -> Vec<A> {
+        legal(b)
+            .into_iter()
+            .filter(|a| matches!(a, A::AllyTakes { .. }))
+            .collect()
+    };
+    let b = defending(
+        1,
+        "total=0 spent=0 cards=-",
+        (2, "Plate_Guard"),
+        (0, "-"),
+        persist,
+    );
+    assert_eq!(takes(&b), vec![A::AllyTakes { ally: 0 }]);
+    let b = defending(
+        1,
+        "total=1 spent=1 cards=-",
+        (1, "Plate_Guard"),
+        (0, "-"),
+        persist,
+    );
+    assert_eq!(takes(&b), vec![], "points spent on defense");
+    let b = defending(
+        1,
+        "total=2 spent=0 cards=Plate_Guard@1.1",
+        (2, "Plate_Guard"),
+        (0, "-"),
+        persist,
+    );
+    assert_eq!(takes(&b), vec![], "a card committed");
+}
+
+#[test]
+fn a_poison_or_intimidate_may_go_to_an_ally_only() {
+    // Allies take a Poison or an Intimidate instead of their hero when the player chooses
+    // (CONTENT.md, "Allies"); the hero's other persistent cards and empty slots are not offered.
+    let b = pos(&format!(
+        "{}hero 1 name=Bastian side=0 points=2 known=0 items=-,-,-,-,-\nhero 1 hand Plate_Guard\nhero 1 persist 1 card=Stand_Firm owner=1 opt=1 uses=2 attach=-\nhero 1 persist 2 card=Guardian_Spirit owner=1 opt=1 uses=0 attach=-\n",
+        game(1, "").replace("pending=none", "pending=redirect:1"),
+    ));
+    assert_eq!(
+        legal(&b),
+        vec![A::Redirect { ally: NO_CARD }, A::Redirect { ally: 1 }]
+    );
+}
+
+#[test]
+fn a_choice_among_tied_heroes_or_healed_enemies_offers_exactly_the_candidates() {
+    // Target Priority: when heroes tie, the players choose among the tied ones; Heal: the
+    // players choose among the enemies the heal may reach. The candidates are bit masks.
+    let heroes = |mask: u8| {
+        pos(&format!(
+            "{}{}{}{}enemy 1 kind=Guard area=quest seq=0 attach=-\n",
+            game(3, "").replace("pending=none", &format!("pending=pick_target:{mask}")),
+            hero(1, "Bastian", 2, "-", "Plate_Guard"),
+            hero(2, "Elisa", 2, "-", "Flame_Wall"),
+            hero(3, "Niffil", 2, "-", "Dagger_Stab"),
+        ))
+    };
+    assert_eq!(legal(&heroes(0b010)), vec![A::Target { hero: 1 }]);
+    assert_eq!(
+        legal(&heroes(0b101)),
+        vec![A::Target { hero: 0 }, A::Target { hero: 2 }]
+    );
+    let heal = |mask: u16| {
+        pos(&format!(
+            "{}{}enemy 1 kind=Guard area=quest seq=0 attach=Wound:_Gash\nenemy 2 kind=Guard area=quest seq=1 attach=-\nenemy 3 kind=Guard area=quest seq=2 attach=Wound:_Gash\n",
+            game(1, "").replace("pending=none", &format!("pending=pick_heal:{mask}:1")),
+            hero(1, "Bastian", 2, "-", "Plate_Guard"),
+        ))
+    };
+    assert_eq!(legal(&heal(0b100)), vec![A::Heal { enemy: 2 }]);
+    assert_eq!(
+        legal(&heal(0b101)),
+        vec![A::Heal { enemy: 0 }, A::Heal { enemy: 2 }]
+    );
 }
