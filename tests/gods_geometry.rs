@@ -421,3 +421,29 @@ fn a_base_touching_the_tables_edge_fits_and_one_over_it_does_not() {
     let over = nav.fly(Pt::new(5.0, 11.0), Pt::new(20.0, 11.0), 8.0, &[]);
     assert_eq!(over, Pt::new(13.0, 11.0), "clear beyond it");
 }
+
+#[test]
+fn a_model_touched_just_as_a_leg_ends_does_not_stop_a_walk_that_turns_away_from_it() {
+    // Movement: never through another model, but a base may touch one. Around the square's
+    // western side from (2, -2): the first leg ends at node (2, 2), where the base (radius 0.5)
+    // just touches a model of radius 1.5 at (0, 2) (centres 2 apart, grazing: the contact is at
+    // exactly the leg's end). The next leg turns north, away from it, so the walk goes on: 6
+    // inches end at (2, 4). Stopping there would be the contact counted as a block.
+    let square = Shape::Rect {
+        x0: 2.0,
+        y0: 2.0,
+        x1: 6.0,
+        y1: 6.0,
+    };
+    let nodes = [(2.0, 2.0), (6.0, 2.0), (6.0, 6.0), (2.0, 6.0)].map(|(x, y)| Pt::new(x, y));
+    let nav = Nav::with_nodes((40.0, 40.0), vec![square], nodes.to_vec(), 0.5);
+    let (a, b) = (Pt::new(2.0, -2.0), Pt::new(3.5, 7.0));
+    assert_eq!(nav.route_length(a, b), 8.0 + 1.5f32.hypot(1.0));
+    let model = [(Pt::new(0.0, 2.0), 1.5)];
+    let end = nav.walk(a, b, 6.0, &model);
+    assert!(end.dist(Pt::new(2.0, 4.0)) < 1e-5, "{end:?}");
+    // A model one hundredth of an inch larger is met before the node: the walk stops there.
+    let larger = [(Pt::new(0.0, 2.0), 1.51)];
+    let end = nav.walk(a, b, 6.0, &larger);
+    assert!(end.y < 2.0 && (end.x - 2.0).abs() < 1e-6, "{end:?}");
+}
