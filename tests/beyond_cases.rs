@@ -1771,3 +1771,123 @@ fn a_choice_among_tied_heroes_or_healed_enemies_offers_exactly_the_candidates() 
         vec![A::Heal { enemy: 0 }, A::Heal { enemy: 2 }]
     );
 }
+
+/// Hero Phase positions of two heroes, Bastian (hero 1, `points`, `hand`, `persist` lines) and
+/// Olazabal (hero 2: Guardian Spirit, an Ally of range 1 and cost 2, and 3 points), with the
+/// Side Door in the Quest Area and no enemy; `content` is the position's content line.
+fn hero_phase(content: &str, points: u8, hand: &str, persist: &str) -> Beyond {
+    let b: Beyond = common::parse(&format!(
+        "beyond-position 1\ncontent {content}\n{}hero 1 name=Bastian side=0 points={points} known=0 items=-,-,-,-,-\nhero 1 hand {hand}\n{persist}hero 2 name=Olazabal side=0 points=3 known=0 items=-,-,-,-,-\nhero 2 hand Guardian_Spirit\n",
+        game(2, ""),
+    ));
+    common::assert_round_trip(&b);
+    b
+}
+
+#[test]
+fn a_hero_attacks_a_door_paying_the_primary_cost_up_to_the_points_left() {
+    // Attacking: the first card pays its Primary cost (the points left may equal it); Doors:
+    // terrain in the Quest Area is a target `t1`, `t2`... (TERRAIN_TARGET + its index).
+    use sololab::games::beyond::state::TERRAIN_TARGET;
+    let attacks = |b: &Beyond| -> Vec<(u8, u8)> {
+        legal(b)
+            .into_iter()
+            .filter_map(|a| match a {
+                A::Attack { card, target, .. } => Some((card, target)),
+                _ => None,
+            })
+            .collect()
+    };
+    let (ls, charge) = (card("Longsword Slash"), card("Charge"));
+    let b = hero_phase("builtin", 2, "Longsword_Slash,Charge", "");
+    assert_eq!(
+        attacks(&b),
+        vec![(ls, TERRAIN_TARGET)],
+        "2 points: Slash (2), not Charge (3)"
+    );
+    let b = hero_phase("builtin", 3, "Longsword_Slash,Charge", "");
+    let mut got = attacks(&b);
+    got.sort();
+    let mut want = vec![(ls, TERRAIN_TARGET), (charge, TERRAIN_TARGET)];
+    want.sort();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn points_and_special_options_target_by_range_and_a_free_slot() {
+    // Range 1 plays into the hero's own Hero Area, range 2 into any hero's; a Persistent card
+    // or Ally needs a free slot there (CONTENT.md, "Three persistent slots a Hero Area"); the
+    // option's cost may equal the points left.
+    let plays = |b: &Beyond| -> Vec<(u8, u8, u8, u8)> {
+        legal(b)
+            .into_iter()
+            .filter_map(|a| match a {
+                A::Play {
+                    hero,
+                    card,
+                    opt,
+                    target,
+                } => Some((hero, card, opt, target)),
+                _ => None,
+            })
+            .collect()
+    };
+    let (sf, rally, gs) = (card("Stand Firm"), card("Rally"), card("Guardian Spirit"));
+    let b = hero_phase("builtin", 1, "Stand_Firm,Rally", "");
+    assert_eq!(
+        plays(&b),
+        vec![
+            (0, rally, 0, 0),
+            (0, rally, 0, 1),
+            (0, sf, 0, 0),
+            (0, sf, 0, 1),
+            (1, gs, 0, 1)
+        ],
+        "range 2 into either Hero Area (Stand Firm at cost 1 = the points left); Olazabal's \
+         range-1 Ally into his own only"
+    );
+    let full = "hero 1 persist 1 card=Blessing owner=1 opt=1 uses=2 attach=-\nhero 1 persist 2 card=Blessing owner=1 opt=1 uses=2 attach=-\nhero 1 persist 3 card=Blessing owner=1 opt=1 uses=2 attach=-\n";
+    let b = hero_phase("builtin", 1, "Stand_Firm,Rally", full);
+    assert_eq!(
+        plays(&b),
+        vec![
+            (0, rally, 0, 0),
+            (0, rally, 0, 1),
+            (0, sf, 0, 1),
+            (1, gs, 0, 1)
+        ],
+        "Bastian's area is full: Stand Firm only into Olazabal's; Rally (not persistent) anywhere"
+    );
+    let b = hero_phase("builtin", 0, "Stand_Firm,Rally", "");
+    assert_eq!(
+        plays(&b),
+        vec![(0, rally, 0, 0), (0, rally, 0, 1), (1, gs, 0, 1)],
+        "0 points: not Stand Firm (cost 1)"
+    );
+    // Which option of a card is persistent is read per option: Pickpocket with its second
+    // option made a persistent Special (an edited content file), with Bastian's area full, is
+    // offered by its first option only.
+    let text = content::BUILTIN_TOML.replacen(
+        r#"{ type = "points", range = 1, cost = 0, points = 1 },"#,
+        r#"{ type = "special", range = 1, cost = 0, effects = [{ effect = "persistent", stat = "defense", value = 1, uses = 1 }] },"#,
+        1,
+    );
+    assert_ne!(text, content::BUILTIN_TOML, "Pickpocket's second option");
+    let path = std::env::temp_dir().join(format!(
+        "sololab-beyond-pickpocket-{}.toml",
+        std::process::id()
+    ));
+    std::fs::write(&path, text).unwrap();
+    let pp = card("Pickpocket");
+    let b = hero_phase(path.to_str().unwrap(), 1, "Pickpocket", full);
+    let got: Vec<_> = plays(&b).into_iter().filter(|p| p.1 == pp).collect();
+    assert_eq!(
+        got,
+        vec![(0, pp, 0, 0)],
+        "the persistent second option has no free slot"
+    );
+    let b = hero_phase(path.to_str().unwrap(), 1, "Pickpocket", "");
+    let got: Vec<_> = plays(&b).into_iter().filter(|p| p.1 == pp).collect();
+    assert_eq!(got, vec![(0, pp, 0, 0), (0, pp, 1, 0)]);
+    let _ = std::fs::remove_file(&path);
+}
