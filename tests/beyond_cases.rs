@@ -1891,3 +1891,99 @@ fn points_and_special_options_target_by_range_and_a_free_slot() {
     assert_eq!(got, vec![(0, pp, 0, 0), (0, pp, 1, 0)]);
     let _ = std::fs::remove_file(&path);
 }
+
+#[test]
+fn cycling_needs_a_card_to_cycle_and_discarding_for_points_stops_at_the_cap() {
+    // Cycling discards and redraws hero cards (never Wounds: Golden Rules); discarding for
+    // points is pointless at the cap of 20 points and not offered there.
+    let has = |b: &Beyond, f: &dyn Fn(&A) -> bool| legal(b).iter().any(f);
+    let cycle = |a: &A| matches!(a, A::Cycle { hero: 0 });
+    let discard = |a: &A| matches!(a, A::DiscardForPoints { hero: 0, .. });
+    let b = hero_phase("builtin", 5, "Wound:_Gash", "");
+    assert!(!has(&b, &cycle), "only a Wound in hand");
+    let b = hero_phase("builtin", 5, "Plate_Guard,Wound:_Gash", "");
+    assert!(has(&b, &cycle) && has(&b, &discard));
+    let b = hero_phase("builtin", 19, "Plate_Guard", "");
+    assert!(has(&b, &discard), "19 points: one more is worth a card");
+    let b = hero_phase("builtin", 20, "Plate_Guard", "");
+    assert!(!has(&b, &discard), "at the cap");
+}
+
+#[test]
+fn engaging_is_offered_for_the_enemies_whose_cost_the_points_cover() {
+    // Engaging: at the enemy's engagement cost, from any area. With 1 point only the Acolyte
+    // (cost 1, in slot 2) can be engaged, not the Guard (cost 2, slot 1).
+    let engages = |points: u8| -> Vec<A> {
+        let b = pos(&format!(
+            "{}{}enemy 1 kind=Guard area=quest seq=0 attach=-\nenemy 2 kind=Acolyte area=quest seq=1 attach=-\n",
+            game(1, ""),
+            hero(1, "Bastian", points, "-", "Plate_Guard"),
+        ));
+        legal(&b)
+            .into_iter()
+            .filter(|a| matches!(a, A::Engage { .. }))
+            .collect()
+    };
+    assert_eq!(engages(1), vec![A::Engage { hero: 0, enemy: 1 }]);
+    assert_eq!(
+        engages(2),
+        vec![
+            A::Engage { hero: 0, enemy: 0 },
+            A::Engage { hero: 0, enemy: 1 }
+        ]
+    );
+    assert_eq!(engages(0), vec![]);
+}
+
+#[test]
+fn terrain_is_opened_with_more_than_its_value_up_to_what_a_response_card_could_need() {
+    // Doors and Portcullises: spending points above the terrain's value opens it unless the
+    // response card adds more; amounts that can never open it or that spend more than the
+    // largest response value could need are not offered (CONTENT.md, "Spending on terrain").
+    let b = hero_phase("builtin", 20, "Plate_Guard", "");
+    let amounts: Vec<u8> = legal(&b)
+        .into_iter()
+        .filter_map(|a| match a {
+            A::OpenTerrain {
+                hero: 0,
+                terrain: 0,
+                points,
+            } => Some(points),
+            _ => None,
+        })
+        .collect();
+    let c = content::builtin();
+    let door = c
+        .terrain
+        .iter()
+        .find(|t| t.name == "Side Door")
+        .expect("the Side Door");
+    let value = door.points[1]; // two heroes
+    let max = c.index.max_response;
+    let want: Vec<u8> = (value + 1..=value + 1 + max).collect();
+    assert_eq!(amounts, want, "value {value}, largest response value {max}");
+}
+
+#[test]
+fn a_hero_board_action_reaches_its_own_hero_at_range_one_and_any_at_range_two() {
+    // Hero actions (the board's): range 1 targets the hero alone, range 2 any hero. Niffil's
+    // (range 1, cost 2: draw 1) and Olazabal's (range 2, cost 3: heal 1).
+    let b = pos(&format!(
+        "{}{}{}",
+        game(2, ""),
+        hero(1, "Niffil", 2, "-", "Dagger_Stab"),
+        hero(2, "Olazabal", 3, "-", "Mace_Blow"),
+    ));
+    let got: Vec<A> = legal(&b)
+        .into_iter()
+        .filter(|a| matches!(a, A::HeroAction { .. }))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            A::HeroAction { hero: 0, target: 0 },
+            A::HeroAction { hero: 1, target: 0 },
+            A::HeroAction { hero: 1, target: 1 }
+        ]
+    );
+}
