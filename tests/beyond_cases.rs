@@ -1987,3 +1987,61 @@ fn a_hero_board_action_reaches_its_own_hero_at_range_one_and_any_at_range_two() 
         ]
     );
 }
+
+#[test]
+fn the_tutorials_slip_past_is_once_a_round_and_only_while_not_engaged() {
+    // Out Through the Side Entrance: "Slip past" (3 points, threat -1) by a hero with no enemy
+    // in their Hero Area, once per round (scenario text over the rulebook).
+    let offered = |extra: &str, area: &str| -> bool {
+        let b = pos(&format!(
+            "{}{}enemy 1 kind=Guard area={area} seq=0 attach=-\n",
+            game(1, extra),
+            hero(1, "Bastian", 3, "-", "Plate_Guard"),
+        ));
+        legal(&b).contains(&A::ScenarioAction { hero: 0 })
+    };
+    assert!(offered("scenario_action_used=0", "quest"));
+    assert!(
+        !offered("scenario_action_used=1", "quest"),
+        "used this round"
+    );
+    assert!(!offered("scenario_action_used=0", "1"), "engaged");
+}
+
+#[test]
+fn every_door_and_every_hero_area_counts_in_the_shared_lists() {
+    // The Hero Phase's shared masks (`hero_phase_cx`): each Door or Portcullis in the Quest
+    // Area is a target (here the second of two), and each hero's full Hero Area is refused to a
+    // persistent card (here the second hero's).
+    use sololab::games::beyond::state::TERRAIN_TARGET;
+    let b = pos(&format!(
+        "game scenario={TUTORIAL} heroes=2 threat=1 round=1 phase=hero pending=none\nterrain Rubble,Palisade_Gate\n{}{}hero 2 persist 1 card=Blessing owner=2 opt=1 uses=2 attach=-\nhero 2 persist 2 card=Blessing owner=2 opt=1 uses=2 attach=-\nhero 2 persist 3 card=Blessing owner=2 opt=1 uses=2 attach=-\n",
+        hero(1, "Bastian", 3, "-", "Longsword_Slash,Stand_Firm"),
+        hero(2, "Olazabal", 0, "-", "Mace_Blow"),
+    ));
+    let l = legal(&b);
+    let ls = card("Longsword Slash");
+    assert!(
+        l.contains(&A::Attack {
+            hero: 0,
+            card: ls,
+            opt: 0,
+            target: TERRAIN_TARGET + 1
+        }),
+        "the Palisade Gate (t2): {l:?}"
+    );
+    assert!(
+        !l.iter()
+            .any(|a| matches!(a, A::Attack { target, .. } if *target == TERRAIN_TARGET)),
+        "Rubble is no door"
+    );
+    let sf = card("Stand Firm");
+    let targets: Vec<u8> = l
+        .iter()
+        .filter_map(|a| match a {
+            A::Play { card, target, .. } if *card == sf => Some(*target),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(targets, vec![0], "Olazabal's Hero Area is full");
+}
