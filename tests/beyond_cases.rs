@@ -2045,3 +2045,38 @@ fn every_door_and_every_hero_area_counts_in_the_shared_lists() {
         .collect();
     assert_eq!(targets, vec![0], "Olazabal's Hero Area is full");
 }
+
+#[test]
+fn attachments_offset_an_enemys_range_attack_and_engagement_cost() {
+    // Wounds and Fatigue as attachments: their enemy modifiers offset the stats; range never
+    // below 1, the rest never below 0. Guard: range 1, attack 3, engage 2; Acolyte: range 2.
+    let stats_of = |kind: &str, attach: &str| {
+        let b = pos(&format!(
+            "{}{}enemy 1 kind={kind} area=quest seq=0 attach={attach}\n",
+            game(1, ""),
+            hero(1, "Bastian", 3, "-", "Plate_Guard"),
+        ));
+        (b.enemy_stats(0), b.engage_cost(0))
+    };
+    let (s, cost) = stats_of("Guard", "-");
+    assert_eq!(
+        (s.range, s.attack, s.defense, s.health, s.engage, cost),
+        (1, 3, 2, 2, 2, 2)
+    );
+    // Weary: attack -1.
+    let (s, _) = stats_of("Guard", "Fatigue:_Weary");
+    assert_eq!(s.attack, 2);
+    // Winded: attack -1, engage +1 (the engagement cost too).
+    let (s, cost) = stats_of("Guard", "Fatigue:_Winded");
+    assert_eq!((s.attack, s.engage, cost), (2, 3, 3));
+    // Sprain: health, attack and engage -1 each.
+    let (s, cost) = stats_of("Guard", "Wound:_Sprain");
+    assert_eq!((s.health, s.attack, s.engage, cost), (1, 2, 1, 1));
+    // Slow: defense and range -1; twice on the Acolyte's range 2 stops at 1.
+    let (s, _) = stats_of("Acolyte", "Fatigue:_Slow");
+    assert_eq!((s.range, s.defense), (1, 0));
+    let (s, _) = stats_of("Acolyte", "Fatigue:_Slow,Fatigue:_Slow");
+    assert_eq!((s.range, s.defense), (1, 0));
+    let (s, _) = stats_of("Acolyte", "Fatigue:_Slow,Fatigue:_Slow,Fatigue:_Slow");
+    assert_eq!(s.range, 1);
+}
