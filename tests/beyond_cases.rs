@@ -2080,3 +2080,44 @@ fn attachments_offset_an_enemys_range_attack_and_engagement_cost() {
     let (s, _) = stats_of("Acolyte", "Fatigue:_Slow,Fatigue:_Slow,Fatigue:_Slow");
     assert_eq!(s.range, 1);
 }
+
+#[test]
+fn the_wound_and_fatigue_decks_reshuffle_their_discards_only_once_empty() {
+    // Wounds and Fatigue: an empty Wound or Fatigue Deck reshuffles its own discard pile; a
+    // deck with cards left is drawn from its top and its discard pile waits.
+    let (gash, bruise) = (card("Wound: Gash"), card("Wound: Bruise"));
+    let (weary, slow) = (card("Fatigue: Weary"), card("Fatigue: Slow"));
+    let state = |piles: &str| {
+        pos(&format!(
+            "{}{}{piles}",
+            game(1, ""),
+            hero(1, "Bastian", 3, "-", "Plate_Guard"),
+        ))
+    };
+    let mut t = VecTrace::default();
+    let mut b = state(
+        "wound_deck Wound:_Gash\nwound_discard Wound:_Bruise\nfatigue_deck Fatigue:_Weary\nfatigue_discard Fatigue:_Slow\n",
+    );
+    assert_eq!(b.take_wound(&mut rng(), &mut t), Some(gash));
+    assert_eq!(
+        b.wound_discard.as_slice(),
+        &[bruise],
+        "not reshuffled early"
+    );
+    assert_eq!(b.take_fatigue(&mut rng(), &mut t), Some(weary));
+    assert_eq!(
+        b.fatigue_discard.as_slice(),
+        &[slow],
+        "not reshuffled early"
+    );
+    // Now both decks are empty: the next draw reshuffles the discard pile and takes from it.
+    assert_eq!(b.take_wound(&mut rng(), &mut t), Some(bruise));
+    assert_eq!(b.take_fatigue(&mut rng(), &mut t), Some(slow));
+    assert!(b.wound_discard.is_empty() && b.fatigue_discard.is_empty());
+    assert!(traced(&t, "shuffled into a new Fatigue Deck"), "{:?}", t.0);
+    // Both empty: no Fatigue card (and no loss); no Wound card is the heroes' loss.
+    assert_eq!(b.take_fatigue(&mut rng(), &mut t), None);
+    assert_eq!(b.outcome(), None);
+    assert_eq!(b.take_wound(&mut rng(), &mut t), None);
+    assert!(matches!(b.outcome(), Some(Outcome::Lost(_))));
+}
