@@ -2121,3 +2121,37 @@ fn the_wound_and_fatigue_decks_reshuffle_their_discards_only_once_empty() {
     assert_eq!(b.take_wound(&mut rng(), &mut t), None);
     assert!(matches!(b.outcome(), Some(Outcome::Lost(_))));
 }
+
+#[test]
+fn an_ally_left_at_one_health_stays_and_points_gained_stop_at_the_cap() {
+    // Allies: discarded below 1 health, so Guardian Spirit (health 2) hit once stays at 1.
+    let mut b = ally_state("Guardian_Spirit", "Guard", &[(1, 0), (1, 1)]);
+    let mut t = VecTrace::default();
+    play(&mut b, A::EndPhase, &mut t);
+    play(&mut b, A::AllyTakes { ally: 0 }, &mut t);
+    assert_eq!(
+        b.heroes[0].persist[0].card,
+        card("Guardian Spirit"),
+        "{:?}",
+        t.0
+    );
+    assert_eq!(b.heroes[0].persist[0].attach.len(), 1);
+    assert_eq!(b.ally_stats(0, 0).health, 1);
+    // Action Points: gains add up to the cap of 20.
+    let mut b = state_with_points(3);
+    b.gain_points(0, 2);
+    assert_eq!(b.heroes[0].points, 5);
+    b.gain_points(0, 14);
+    assert_eq!(b.heroes[0].points, 19);
+    b.gain_points(0, 2);
+    assert_eq!(b.heroes[0].points, 20);
+}
+
+/// One hero (Bastian) with `points`, in the Hero Phase.
+fn state_with_points(points: u8) -> Beyond {
+    pos(&format!(
+        "{}{}",
+        game(1, ""),
+        hero(1, "Bastian", points, "-", "Plate_Guard"),
+    ))
+}
