@@ -2155,3 +2155,31 @@ fn state_with_points(points: u8) -> Beyond {
         hero(1, "Bastian", points, "-", "Plate_Guard"),
     ))
 }
+
+#[test]
+fn a_persistent_defense_card_adds_to_each_defense_and_is_spent_by_its_uses() {
+    // Persistent cards: Stand Firm (defense +1, 2 uses) adds to every enemy attack on its
+    // hero and is discarded after its uses (CONTENT.md, "Persistent cards"). Guard's attack
+    // 3 + 0 against Plate Guard 2 + Stand Firm 1 = 3: a tie, blocked (without the +1: a hit).
+    let sf = card("Stand Firm");
+    let mut b = pos(&format!(
+        "{}hero 1 name=Bastian side=0 points=0 known=0 items=-,-,-,-,-\nhero 1 deck Plate_Guard,Plate_Guard,Plate_Guard,Plate_Guard,Plate_Guard,Plate_Guard,Plate_Guard\nhero 1 hand Plate_Guard,Longsword_Slash\nhero 1 persist 1 card=Stand_Firm owner=1 opt=1 uses=2 attach=-\nenemy 1 kind=Guard area=1 seq=0 attach=-\nwound_deck Wound:_Gash\n{}",
+        game(1, ""),
+        responses(&[(1, 0), (1, 0)])
+    ));
+    let mut t = VecTrace::default();
+    play(&mut b, A::EndPhase, &mut t);
+    defend(&mut b, &mut t, 0, card("Plate Guard"), 0);
+    play(&mut b, A::TakeAttack, &mut t);
+    assert!(
+        traced(&t, "= 3 against Bastian's defense 3: blocked"),
+        "{:?}",
+        t.0
+    );
+    assert_eq!(b.tally.wounds_taken, 0);
+    assert_eq!(
+        (b.heroes[0].persist[0].card, b.heroes[0].persist[0].uses),
+        (sf, 1),
+        "one use spent"
+    );
+}
