@@ -2182,4 +2182,38 @@ fn a_persistent_defense_card_adds_to_each_defense_and_is_spent_by_its_uses() {
         (sf, 1),
         "one use spent"
     );
+    // A persistent effect of 0 uses lasts until the scenario ends: no use is counted (an
+    // edited content whose Stand Firm has `uses = 0`; no shipped card has one).
+    let text = content::BUILTIN_TOML.replacen(
+        r#"stat = "defense", value = 1, uses = 2 }"#,
+        r#"stat = "defense", value = 1, uses = 0 }"#,
+        1,
+    );
+    assert_ne!(text, content::BUILTIN_TOML);
+    let path = std::env::temp_dir().join(format!(
+        "sololab-beyond-lasting-{}.toml",
+        std::process::id()
+    ));
+    std::fs::write(&path, text).unwrap();
+    let mut b: Beyond = common::parse(&format!(
+        "beyond-position 1\ncontent {}\n{}hero 1 name=Bastian side=0 points=0 known=0 items=-,-,-,-,-\nhero 1 deck Plate_Guard,Plate_Guard,Plate_Guard,Plate_Guard,Plate_Guard,Plate_Guard,Plate_Guard\nhero 1 hand Plate_Guard,Longsword_Slash\nhero 1 persist 1 card=Stand_Firm owner=1 opt=1 uses=0 attach=-\nenemy 1 kind=Guard area=1 seq=0 attach=-\nwound_deck Wound:_Gash\n{}",
+        path.display(),
+        game(1, ""),
+        responses(&[(1, 0), (1, 0)])
+    ));
+    let _ = std::fs::remove_file(&path);
+    let mut t = VecTrace::default();
+    play(&mut b, A::EndPhase, &mut t);
+    defend(&mut b, &mut t, 0, card("Plate Guard"), 0);
+    play(&mut b, A::TakeAttack, &mut t);
+    assert!(
+        traced(&t, "against Bastian's defense 3: blocked"),
+        "{:?}",
+        t.0
+    );
+    assert_eq!(
+        (b.heroes[0].persist[0].card, b.heroes[0].persist[0].uses),
+        (sf, 0),
+        "a lasting card keeps its slot, no use counted"
+    );
 }
