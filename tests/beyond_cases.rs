@@ -2217,3 +2217,30 @@ fn a_persistent_defense_card_adds_to_each_defense_and_is_spent_by_its_uses() {
         "a lasting card keeps its slot, no use counted"
     );
 }
+
+#[test]
+fn a_reveal_adds_one_per_revealed_card_with_an_option_of_the_actions_type() {
+    // Reveal (vocabulary; CONTENT.md, "Reveal"): Evade (defense 1, reveal 1) reveals the top
+    // card of Niffil's deck, +1 when it has a Defense option; the revealed card is discarded.
+    let evade = card("Evade");
+    let defend_with_top = |top: &str| -> Beyond {
+        let mut b = pos(&format!(
+            "{}hero 1 name=Niffil side=0 points=0 known=0 items=-,-,-,-,-\nhero 1 deck Dagger_Stab,{top}\nhero 1 hand Evade\nenemy 1 kind=Guard area=1 seq=0 attach=-\ndefend hero=1 enemy=1 total=0 spent=0 cards=-\n",
+            game(1, "").replace("pending=none", "pending=defend"),
+        ));
+        let mut t = VecTrace::default();
+        defend(&mut b, &mut t, 0, evade, 0);
+        assert!(
+            traced(&t, &format!("Niffil reveals {}", top.replace('_', " "))),
+            "{:?}",
+            t.0
+        );
+        b
+    };
+    let b = defend_with_top("Evade");
+    assert_eq!(b.defend.total, 2, "Evade revealed: a Defense option");
+    assert_eq!(b.heroes[0].deck.len(), 1);
+    assert!(b.heroes[0].discard.as_slice().contains(&evade));
+    let b = defend_with_top("Throwing_Knife");
+    assert_eq!(b.defend.total, 1, "an attack card revealed: nothing added");
+}
