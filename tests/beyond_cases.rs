@@ -2156,14 +2156,12 @@ fn state_with_points(points: u8) -> Beyond {
     ))
 }
 
-#[test]
-fn a_persistent_defense_card_adds_to_each_defense_and_is_spent_by_its_uses() {
-    // Persistent cards: Stand Firm (defense +1, 2 uses) adds to every enemy attack on its
-    // hero and is discarded after its uses (CONTENT.md, "Persistent cards"). Guard's attack
-    // 3 + 0 against Plate Guard 2 + Stand Firm 1 = 3: a tie, blocked (without the +1: a hit).
-    let sf = card("Stand Firm");
-    let mut b = pos(&format!(
-        "{}hero 1 name=Bastian side=0 points=0 known=0 items=-,-,-,-,-\nhero 1 deck Plate_Guard,Plate_Guard,Plate_Guard,Plate_Guard,Plate_Guard,Plate_Guard,Plate_Guard\nhero 1 hand Plate_Guard,Longsword_Slash\nhero 1 persist 1 card=Stand_Firm owner=1 opt=1 uses=2 attach=-\nenemy 1 kind=Guard area=1 seq=0 attach=-\nwound_deck Wound:_Gash\n{}",
+/// Bastian (0 points, Stand Firm in his Hero Area with `uses` left, Plate Guard in hand) under
+/// the Guard's attack 3 + a Response value of 0, with `content` (a content line's value):
+/// played through the Enemy Phase, defending with Plate Guard. Returns the state and trace.
+fn stand_firm_defense(content: &str, uses: u8) -> (Beyond, VecTrace) {
+    let mut b: Beyond = common::parse(&format!(
+        "beyond-position 1\ncontent {content}\n{}hero 1 name=Bastian side=0 points=0 known=0 items=-,-,-,-,-\nhero 1 deck Plate_Guard,Plate_Guard,Plate_Guard,Plate_Guard,Plate_Guard,Plate_Guard,Plate_Guard\nhero 1 hand Plate_Guard,Longsword_Slash\nhero 1 persist 1 card=Stand_Firm owner=1 opt=1 uses={uses} attach=-\nenemy 1 kind=Guard area=1 seq=0 attach=-\nwound_deck Wound:_Gash\n{}",
         game(1, ""),
         responses(&[(1, 0), (1, 0)])
     ));
@@ -2171,6 +2169,16 @@ fn a_persistent_defense_card_adds_to_each_defense_and_is_spent_by_its_uses() {
     play(&mut b, A::EndPhase, &mut t);
     defend(&mut b, &mut t, 0, card("Plate Guard"), 0);
     play(&mut b, A::TakeAttack, &mut t);
+    (b, t)
+}
+
+#[test]
+fn a_persistent_defense_card_adds_to_each_defense_and_is_spent_by_its_uses() {
+    // Persistent cards: Stand Firm (defense +1, 2 uses) adds to every enemy attack on its
+    // hero and is discarded after its uses (CONTENT.md, "Persistent cards"). Guard's attack
+    // 3 + 0 against Plate Guard 2 + Stand Firm 1 = 3: a tie, blocked (without the +1: a hit).
+    let sf = card("Stand Firm");
+    let (b, t) = stand_firm_defense("builtin", 2);
     assert!(
         traced(&t, "= 3 against Bastian's defense 3: blocked"),
         "{:?}",
@@ -2195,17 +2203,8 @@ fn a_persistent_defense_card_adds_to_each_defense_and_is_spent_by_its_uses() {
         std::process::id()
     ));
     std::fs::write(&path, text).unwrap();
-    let mut b: Beyond = common::parse(&format!(
-        "beyond-position 1\ncontent {}\n{}hero 1 name=Bastian side=0 points=0 known=0 items=-,-,-,-,-\nhero 1 deck Plate_Guard,Plate_Guard,Plate_Guard,Plate_Guard,Plate_Guard,Plate_Guard,Plate_Guard\nhero 1 hand Plate_Guard,Longsword_Slash\nhero 1 persist 1 card=Stand_Firm owner=1 opt=1 uses=0 attach=-\nenemy 1 kind=Guard area=1 seq=0 attach=-\nwound_deck Wound:_Gash\n{}",
-        path.display(),
-        game(1, ""),
-        responses(&[(1, 0), (1, 0)])
-    ));
+    let (b, t) = stand_firm_defense(path.to_str().unwrap(), 0);
     let _ = std::fs::remove_file(&path);
-    let mut t = VecTrace::default();
-    play(&mut b, A::EndPhase, &mut t);
-    defend(&mut b, &mut t, 0, card("Plate Guard"), 0);
-    play(&mut b, A::TakeAttack, &mut t);
     assert!(
         traced(&t, "against Bastian's defense 3: blocked"),
         "{:?}",

@@ -307,11 +307,9 @@ fn a_star_outline_turning_one_way_at_every_corner_is_not_convex() {
     assert!(Shape::convex(&star).is_none());
 }
 
-#[test]
-fn a_walk_of_three_legs_follows_the_route_from_node_to_node() {
-    // Around the left side of a square obstacle: from below to above it, by its two western
-    // corners (nodes 0 and 3, which see each other along the edge); the route's middle leg is
-    // the graph's next step from node 0 toward node 3 (`Nav::with_nodes`' table).
+/// A 4-inch square obstacle from (2, 2) to (6, 6) on a 40-inch table, already grown, with a
+/// node at each corner (`Nav::with_nodes`, exact coordinates), for bases of radius 0.5.
+fn square_with_corner_nodes() -> Nav {
     let square = Shape::Rect {
         x0: 2.0,
         y0: 2.0,
@@ -319,7 +317,15 @@ fn a_walk_of_three_legs_follows_the_route_from_node_to_node() {
         y1: 6.0,
     };
     let nodes = [(2.0, 2.0), (6.0, 2.0), (6.0, 6.0), (2.0, 6.0)].map(|(x, y)| Pt::new(x, y));
-    let nav = Nav::with_nodes((40.0, 40.0), vec![square], nodes.to_vec(), 0.5);
+    Nav::with_nodes((40.0, 40.0), vec![square], nodes.to_vec(), 0.5)
+}
+
+#[test]
+fn a_walk_of_three_legs_follows_the_route_from_node_to_node() {
+    // Around the left side of a square obstacle: from below to above it, by its two western
+    // corners (nodes 0 and 3, which see each other along the edge); the route's middle leg is
+    // the graph's next step from node 0 toward node 3 (`Nav::with_nodes`' table).
+    let nav = square_with_corner_nodes();
     let (a, b) = (Pt::new(3.5, 1.0), Pt::new(3.5, 7.0));
     let side = 1.5f32.hypot(1.0);
     assert!((nav.route_length(a, b) - (4.0 + 2.0 * side)).abs() < 1e-5);
@@ -429,14 +435,7 @@ fn a_model_touched_just_as_a_leg_ends_does_not_stop_a_walk_that_turns_away_from_
     // just touches a model of radius 1.5 at (0, 2) (centres 2 apart, grazing: the contact is at
     // exactly the leg's end). The next leg turns north, away from it, so the walk goes on: 6
     // inches end at (2, 4). Stopping there would be the contact counted as a block.
-    let square = Shape::Rect {
-        x0: 2.0,
-        y0: 2.0,
-        x1: 6.0,
-        y1: 6.0,
-    };
-    let nodes = [(2.0, 2.0), (6.0, 2.0), (6.0, 6.0), (2.0, 6.0)].map(|(x, y)| Pt::new(x, y));
-    let nav = Nav::with_nodes((40.0, 40.0), vec![square], nodes.to_vec(), 0.5);
+    let nav = square_with_corner_nodes();
     let (a, b) = (Pt::new(2.0, -2.0), Pt::new(3.5, 7.0));
     assert_eq!(nav.route_length(a, b), 8.0 + 1.5f32.hypot(1.0));
     let model = [(Pt::new(0.0, 2.0), 1.5)];

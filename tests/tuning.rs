@@ -526,43 +526,36 @@ fn tuning_commands_write_the_page_that_report_rebuilds() {
         v.sort();
         v
     };
-    let before = files(&sens);
-    let o = sololab(&[
-        "run",
-        "rift-sensitivity",
-        "--games",
-        "2",
-        "--quiet",
-        "--out",
-        sens.to_str().unwrap(),
-    ]);
-    assert_eq!(o.status.code(), Some(2));
-    let e = String::from_utf8(o.stderr).unwrap();
-    assert_eq!(e.lines().count(), 1, "{e}");
+    // Runs `args` with `--out folder`: refused with one line and exit 2, the folder as it was.
+    let refused = |args: &[&str], folder: &std::path::Path| -> String {
+        let before = files(folder);
+        let mut all = args.to_vec();
+        all.extend(["--games", "2", "--quiet", "--out", folder.to_str().unwrap()]);
+        let o = sololab(&all);
+        assert_eq!(o.status.code(), Some(2));
+        let e = String::from_utf8(o.stderr).unwrap();
+        assert_eq!(e.lines().count(), 1, "{e}");
+        assert_eq!(files(folder), before, "{} changed", folder.display());
+        e
+    };
+    let e = refused(&["run", "rift-sensitivity"], &sens);
     assert!(
         e.contains("holds another kind of report (sensitivity.csv), which this report (summary.csv) would replace"),
         "{e}"
     );
-    assert_eq!(files(&sens), before, "the sensitivity report changed");
-    let before = files(&cal);
-    let o = sololab(&[
-        "sensitivity",
-        "rift-sensitivity",
-        "--values",
-        "mech.Kestrel.hp",
-        "--games",
-        "2",
-        "--quiet",
-        "--out",
-        cal.to_str().unwrap(),
-    ]);
-    assert_eq!(o.status.code(), Some(2));
-    let e = String::from_utf8(o.stderr).unwrap();
+    let e = refused(
+        &[
+            "sensitivity",
+            "rift-sensitivity",
+            "--values",
+            "mech.Kestrel.hp",
+        ],
+        &cal,
+    );
     assert!(
         e.contains("(probes.csv), which this report (sensitivity.csv)"),
         "{e}"
     );
-    assert_eq!(files(&cal), before, "the calibration changed");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
