@@ -28,17 +28,20 @@ pub enum FolderKind {
 }
 
 impl FolderKind {
+    /// Every kind, in the order [`FolderKind::of`] looks for their main files.
+    pub const ALL: [FolderKind; 4] = [
+        FolderKind::Run,
+        FolderKind::Sensitivity,
+        FolderKind::Calibration,
+        FolderKind::Strength,
+    ];
+
     /// The kind of folder `dir` by the main file it holds (`summary.csv`, `sensitivity.csv`,
     /// `probes.csv` or `strength.csv`, looked for in that order); `None` for none of them.
     pub fn of(dir: &Path) -> Option<FolderKind> {
-        [
-            FolderKind::Run,
-            FolderKind::Sensitivity,
-            FolderKind::Calibration,
-            FolderKind::Strength,
-        ]
-        .into_iter()
-        .find(|k| dir.join(k.data_file()).is_file())
+        Self::ALL
+            .into_iter()
+            .find(|k| dir.join(k.data_file()).is_file())
     }
 
     /// The folder's main file.

@@ -461,14 +461,9 @@ fn process_exists(_pid: u32) -> bool {
 /// nothing of another kind.
 fn check_same_kind(out: &Path, files: &[&str]) -> Result<(), ReportError> {
     use super::FolderKind;
-    let new = [
-        FolderKind::Run,
-        FolderKind::Sensitivity,
-        FolderKind::Calibration,
-        FolderKind::Strength,
-    ]
-    .into_iter()
-    .find(|k| files.contains(&k.data_file()));
+    let new = FolderKind::ALL
+        .into_iter()
+        .find(|k| files.contains(&k.data_file()));
     match (FolderKind::of(out), new) {
         (Some(held), Some(new)) if held != new => Err(ReportError::OtherKind {
             path: out.to_path_buf(),
