@@ -160,27 +160,17 @@ fn policies_play_every_game<G: Game>(setup: G::Setup) {
     for name in &names {
         let strategy = Strategy::named(name, &dir).unwrap_or_else(|e| panic!("{e}"));
         let mut policy = strategy.build::<G>().unwrap_or_else(|e| panic!("{e}"));
-        let work = |config: &sololab::policy::MctsConfig| {
-            u64::from(config.iterations)
-                * u64::from(config.rollout_depth)
-                * u64::from(config.rollout_samples)
-        };
+        // Work per decision: iterations x rollout decisions x dice samples. mcts-200's
+        // (200 x 6 x 1) plays 20 games; a search with more work plays proportionally fewer
+        // (mcts-1000 4, mcts-3000 and the Gods' deep rollouts 1), so the suite stays within
+        // its time while every strategy still makes every decision of whole games.
         let games = match strategy.kind {
-            // A search with more than twice mcts-1000-gods' work per decision (the Gods' top
-            // rung, mcts-3000-gods-prior) plays 1 game.
-            StrategyKind::Mcts { config, .. } if work(&config) > 2 * 1000 * 40 * 4 => 1,
-            // A search with more work per decision than mcts-3000's (iterations x rollout
-            // decisions x dice samples: the Gods' deep rollouts) plays 3 games, so the suite
-            // stays within its time; every other MCTS 20.
-            StrategyKind::Mcts { config, .. }
-                if u64::from(config.iterations)
+            StrategyKind::Mcts { config, .. } => {
+                let work = u64::from(config.iterations)
                     * u64::from(config.rollout_depth)
-                    * u64::from(config.rollout_samples)
-                    > 3000 * 6 =>
-            {
-                3
+                    * u64::from(config.rollout_samples);
+                (20 * 200 * 6 / work.max(1)).clamp(1, 20)
             }
-            StrategyKind::Mcts { .. } => 20,
             _ => 200,
         } * slow_factor();
         let (mut wins, mut decisions, mut played) = (0u64, 0u64, 0u64);
