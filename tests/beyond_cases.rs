@@ -2243,3 +2243,28 @@ fn a_reveal_adds_one_per_revealed_card_with_an_option_of_the_actions_type() {
     let b = defend_with_top("Throwing_Knife");
     assert_eq!(b.defend.total, 1, "an attack card revealed: nothing added");
 }
+
+#[test]
+fn an_ally_hit_by_a_wound_and_fatigue_enemy_takes_one_of_each() {
+    // The Orc Huntmaster deals 1 Wound and 1 Fatigue (damage = { wounds = 1, fatigue = 1 }),
+    // column 2 of its activation in The Huntmaster's Trail: "engage", "attack". Its attack 4 + 1
+    // against the Wolf's defense 1 hits, and the Wolf takes the Wound first, then the Fatigue
+    // (one card from each deck); Gash takes 1 of its health 3, Weary none: it stays.
+    let mut b = ally_state("Wolf_Companion", "Orc_Huntmaster", &[(2, 0), (2, 1)]);
+    b.scenario = content::builtin()
+        .scenario_index("The Huntmaster's Trail")
+        .expect("shipped scenario");
+    let mut t = VecTrace::default();
+    play(&mut b, A::EndPhase, &mut t);
+    assert_eq!(b.pending, Pending::Defend, "{:?}", t.0);
+    play(&mut b, A::AllyTakes { ally: 0 }, &mut t);
+    assert_eq!(
+        b.heroes[0].persist[0].attach.as_slice(),
+        &[card("Wound: Gash"), card("Fatigue: Weary")],
+        "{:?}",
+        t.0
+    );
+    assert_eq!(b.heroes[0].persist[0].card, card("Wolf Companion"));
+    assert_eq!(b.ally_stats(0, 0).health, 2);
+    assert_eq!(b.tally.wounds_taken, 0, "the hero took nothing");
+}
