@@ -2268,3 +2268,189 @@ fn an_ally_hit_by_a_wound_and_fatigue_enemy_takes_one_of_each() {
     assert_eq!(b.ally_stats(0, 0).health, 2);
     assert_eq!(b.tally.wounds_taken, 0, "the hero took nothing");
 }
+
+/// A state from position lines with the content `content` (a path), round-tripped.
+fn pos_in(content: &str, body: &str) -> Beyond {
+    let b: Beyond = common::parse(&format!("beyond-position 1\ncontent {content}\n{body}"));
+    common::assert_round_trip(&b);
+    b
+}
+
+/// Plays hero 1's `card` (option 0) on hero 1.
+fn play_on_self(b: &mut Beyond, t: &mut VecTrace, card: u8) {
+    play(
+        b,
+        A::Play {
+            hero: 0,
+            card,
+            opt: 0,
+            target: 0,
+        },
+        t,
+    );
+}
+
+#[test]
+fn special_options_draw_heal_wounds_first_and_gain_points() {
+    // Insight (Special, cost 1): draw 2. Elisa keeps none of it in hand and draws two Focus.
+    let mut t = VecTrace::default();
+    let mut b = pos(&format!(
+        "{}{}",
+        game(1, ""),
+        hero(1, "Elisa", 5, "Focus,Focus,Focus", "Insight")
+    ));
+    play_on_self(&mut b, &mut t, card("Insight"));
+    assert_eq!(
+        b.heroes[0].hand.as_slice(),
+        &[card("Focus"), card("Focus")],
+        "{:?}",
+        t.0
+    );
+    assert_eq!(b.heroes[0].deck.len(), 1);
+    assert_eq!(b.heroes[0].points, 4);
+    // Second Wind (Special, cost 1): heal 1, a Wound before a Fatigue even when the Fatigue
+    // comes first in hand; the healed card goes back to its pile.
+    let mut b = pos(&format!(
+        "{}{}wound_deck Wound:_Gash\n",
+        game(1, ""),
+        hero(
+            1,
+            "Bastian",
+            5,
+            "Rally",
+            "Fatigue:_Weary,Wound:_Gash,Second_Wind"
+        )
+    ));
+    play_on_self(&mut b, &mut t, card("Second Wind"));
+    assert_eq!(
+        b.heroes[0].hand.as_slice(),
+        &[card("Fatigue: Weary")],
+        "{:?}",
+        t.0
+    );
+    assert!(traced(&t, "Bastian heals Wound: Gash"), "{:?}", t.0);
+    assert_eq!(b.wound_discard.as_slice(), &[card("Wound: Gash")]);
+    // A points effect (no shipped card has one: an edited content whose Insight gains 2
+    // points instead of drawing): 5 - 1 + 2.
+    let text = content::BUILTIN_TOML.replacen(
+        r#"cost = 1, effects = [{ effect = "draw", value = 2 }]"#,
+        r#"cost = 1, effects = [{ effect = "points", value = 2 }]"#,
+        1,
+    );
+    assert_ne!(text, content::BUILTIN_TOML);
+    let path = std::env::temp_dir().join(format!(
+        "sololab-beyond-points-effect-{}.toml",
+        std::process::id()
+    ));
+    std::fs::write(&path, text).unwrap();
+    let mut b = pos_in(
+        path.to_str().unwrap(),
+        &format!("{}{}", game(1, ""), hero(1, "Elisa", 5, "Focus", "Insight")),
+    );
+    let _ = std::fs::remove_file(&path);
+    play_on_self(&mut b, &mut t, card("Insight"));
+    assert_eq!(b.heroes[0].points, 6, "{:?}", t.0);
+    assert_eq!(b.heroes[0].hand.len(), 0, "nothing drawn");
+}
+
+/// Bastian alone in `scenario` of the campaign Old Friends at `campaign_pos`, in the Hero
+/// Phase, with `rest` (more position lines).
+fn campaign_state(scenario: &str, campaign_pos: u8, rest: &str) -> Beyond {
+    pos(&format!(
+        "game scenario={scenario} campaign=Old_Friends campaign_pos={campaign_pos} heroes=1 threat=1 round=1 phase=hero pending=none\nhero 1 name=Bastian side=0 points=0 known=0 items=-,-,-,-,-\n{rest}"
+    ))
+}
+
+#[test]
+fn a_won_campaign_scenario_rewards_its_items_unlocks_the_sides_then_plays_the_next() {
+    // Campaign Play: The Huntmaster's Trail (2nd of Old Friends' 3) is won when no Orc
+    // Huntmaster is left; it rewards 1 item (the top of the item deck, here the Chain Shirt)
+    // and unlocks the alternate board sides, then Old Friends begins.
+    let c = content::builtin();
+    let mut t = VecTrace::default();
+    let mut b = campaign_state(
+        "The_Huntmaster's_Trail",
+        1,
+        "item_deck Iron_Helm,Chain_Shirt\n",
+    );
+    b.check_win(&mut t);
+    assert_eq!(
+        (b.result, b.phase, b.tally.won, b.rewards_left),
+        (0, Phase::Campaign, 1, 1),
+        "{:?}",
+        t.0
+    );
+    b.after_action(&mut rng(), &mut t);
+    let shirt = c.item_index("Chain Shirt").unwrap();
+    assert_eq!(b.pending, Pending::Equip { item: shirt }, "{:?}", t.0);
+    play(&mut b, A::Equip { hero: NO_CARD }, &mut t);
+    assert_eq!(
+        b.pending,
+        Pending::Side { hero: 0 },
+        "one item only: {:?}",
+        t.0
+    );
+    assert!(b.alt_unlocked);
+    assert_eq!(b.item_deck.len(), 1, "the Iron Helm is left");
+    play(&mut b, A::Side { alt: false }, &mut t);
+    assert_eq!(
+        (b.scenario, b.campaign_pos, b.phase, b.result),
+        (c.scenario_index("Old Friends").unwrap(), 2, Phase::Hero, 0),
+        "{:?}",
+        t.0
+    );
+    // Winning the last scenario wins the campaign (Old Friends: terrain cleared).
+    let mut b = campaign_state("Old_Friends", 2, "");
+    let mut t = VecTrace::default();
+    b.check_win(&mut t);
+    assert_eq!((b.result, b.phase, b.tally.won), (1, Phase::Over, 1));
+    assert!(traced(&t, "the campaign Old Friends is won"), "{:?}", t.0);
+    // While an Orc Huntmaster is alive or in the enemy deck, The Huntmaster's Trail goes on.
+    for rest in [
+        "enemy 1 kind=Orc_Huntmaster area=quest seq=0 attach=-\n",
+        "enemy_deck Orc_Archer,Orc_Huntmaster,Orc_Warrior\n",
+    ] {
+        let mut b = campaign_state("The_Huntmaster's_Trail", 1, rest);
+        b.check_win(&mut VecTrace::default());
+        assert_eq!((b.phase, b.tally.won), (Phase::Hero, 0), "{rest}");
+    }
+}
+
+#[test]
+fn an_enemies_defeated_scenario_is_won_when_its_deck_and_its_enemies_are_gone() {
+    // No shipped scenario is won this way: an edited content whose tutorial's win is
+    // "enemies_defeated" (Scenario setup, win conditions).
+    let text = content::BUILTIN_TOML.replacen(
+        r#"win = "terrain_cleared""#,
+        r#"win = "enemies_defeated""#,
+        1,
+    );
+    assert_ne!(text, content::BUILTIN_TOML);
+    let path = std::env::temp_dir().join(format!(
+        "sololab-beyond-enemies-defeated-{}.toml",
+        std::process::id()
+    ));
+    std::fs::write(&path, text).unwrap();
+    let won = |rest: &str| {
+        let mut b = pos_in(
+            path.to_str().unwrap(),
+            &format!(
+                "game scenario={TUTORIAL} heroes=1 threat=1 round=1 phase=hero pending=none\n{}terrain Side_Door\n{rest}",
+                hero(1, "Bastian", 0, "Rally", "Rally")
+            ),
+        );
+        b.check_win(&mut VecTrace::default());
+        b.result
+    };
+    let (none_left, in_deck, alive) = (
+        won(""),
+        won("enemy_deck Guard\n"),
+        won("enemy 1 kind=Guard area=quest seq=0 attach=-\n"),
+    );
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(
+        (none_left, in_deck, alive),
+        (1, 0, 0),
+        "won with no enemy left (the terrain stays), not with one in the deck or in play"
+    );
+}
