@@ -2454,3 +2454,39 @@ fn an_enemies_defeated_scenario_is_won_when_its_deck_and_its_enemies_are_gone() 
         "won with no enemy left (the terrain stays), not with one in the deck or in play"
     );
 }
+
+#[test]
+fn new_hero_phase_actions_count_toward_the_cap_and_the_tallies_count_plays_and_rounds() {
+    // The action cap (CONTENT.md, "Action cap"): 10 + 10 x 2 heroes = 30 new actions a Hero
+    // Phase. An attack is one new action; the cards added to it and its resolution are not.
+    let (ls, knife) = (card("Longsword Slash"), card("Throwing Knife"));
+    let mut b = pos(&format!(
+        "{}hero 1 name=Bastian side=0 points=5 known=0 items=-,-,-,-,-\nhero 1 deck Rally,Rally,Rally,Rally,Rally,Rally,Rally\nhero 1 hand Longsword_Slash,Rally\nhero 2 name=Niffil side=0 points=5 known=0 items=-,-,-,-,-\nhero 2 deck Rally,Rally,Rally,Rally,Rally,Rally,Rally\nhero 2 hand Throwing_Knife,Dagger_Stab\nenemy 1 kind=Guard area=1 seq=0 attach=-\nwound_deck Wound:_Gash,Wound:_Gash\n{}",
+        game(2, "actions=29"),
+        responses(&[(1, 0), (1, 0), (1, 0), (1, 0)])
+    ));
+    assert_eq!((b.decisions, b.tally.played, b.tally.rounds), (0, 0, 0));
+    let mut t = VecTrace::default();
+    attack(&mut b, &mut t, 0, ls, 0, 0);
+    assert_eq!((b.actions, b.decisions, b.tally.played), (30, 1, 1));
+    add(&mut b, &mut t, 1, knife, 0);
+    assert_eq!((b.actions, b.decisions, b.tally.played), (30, 2, 2));
+    play(&mut b, A::ResolveAttack, &mut t);
+    assert_eq!((b.actions, b.decisions), (30, 3), "{:?}", t.0);
+    assert_eq!(b.pending, Pending::None);
+    assert_eq!(
+        legal(&b),
+        vec![A::EndPhase],
+        "the cap is reached: {:?}",
+        t.0
+    );
+    // One action fewer and the hero phase goes on.
+    let mut b2 = b;
+    b2.actions = 29;
+    assert!(legal(&b2).len() > 1);
+    play(&mut b, A::EndPhase, &mut t);
+    // The Guard attacks Bastian: he takes it, and round 2 begins.
+    play(&mut b, A::TakeAttack, &mut t);
+    assert_eq!(b.tally.rounds, 1, "{:?}", t.0);
+    assert_eq!((b.phase, b.actions), (Phase::Hero, 0), "{:?}", t.0);
+}
