@@ -2490,3 +2490,75 @@ fn new_hero_phase_actions_count_toward_the_cap_and_the_tallies_count_plays_and_r
     assert_eq!(b.tally.rounds, 1, "{:?}", t.0);
     assert_eq!((b.phase, b.actions), (Phase::Hero, 0), "{:?}", t.0);
 }
+
+#[test]
+fn each_hero_phase_action_pays_its_cost_and_points_options_gain() {
+    // Elisa's board: draw cost 1, cycle cost 2. Focus (Points option, cost 0): +3 points;
+    // Wound: Sprain (hero: points -1) played on its own costs 1 point; each play is tallied.
+    let mut t = VecTrace::default();
+    let mut b = pos(&format!(
+        "{}{}",
+        game(1, ""),
+        hero(
+            1,
+            "Elisa",
+            6,
+            "Focus,Focus,Focus",
+            "Focus,Wound:_Sprain,Insight"
+        )
+    ));
+    play_on_self(&mut b, &mut t, card("Focus"));
+    assert_eq!((b.heroes[0].points, b.tally.played), (9, 1), "{:?}", t.0);
+    let sprain = card("Wound: Sprain");
+    play(
+        &mut b,
+        A::WoundPoints {
+            hero: 0,
+            card: sprain,
+        },
+        &mut t,
+    );
+    assert_eq!((b.heroes[0].points, b.tally.played), (8, 2), "{:?}", t.0);
+    // A played Wound goes to the hero's discard (Wounds, Fatigue and Taking Damage).
+    assert_eq!(b.heroes[0].discard.as_slice(), &[card("Focus"), sprain]);
+    play(&mut b, A::Draw { hero: 0 }, &mut t);
+    assert_eq!(
+        (b.heroes[0].points, b.heroes[0].hand.len()),
+        (7, 2),
+        "{:?}",
+        t.0
+    );
+    play(&mut b, A::Cycle { hero: 0 }, &mut t);
+    assert_eq!(b.heroes[0].points, 5, "{:?}", t.0);
+    assert_eq!(b.pending, Pending::Cycle { hero: 0, count: 0 });
+}
+
+#[test]
+fn a_wound_added_to_an_attack_is_recorded_as_its_initiators() {
+    // Hero 2 (Niffil) attacks and adds Wound: Gash (hero: attack -1) as an attack modifier:
+    // the commitment is his (`Wound:_Gash@2.1` in the position), the total 1 less.
+    let knife = card("Throwing Knife");
+    let gash = card("Wound: Gash");
+    let mut b = pos(&format!(
+        "{}hero 1 name=Bastian side=0 points=0 known=0 items=-,-,-,-,-\nhero 1 hand Rally\nhero 2 name=Niffil side=0 points=5 known=0 items=-,-,-,-,-\nhero 2 hand Throwing_Knife,Wound:_Gash\nenemy 1 kind=Guard area=2 seq=0 attach=-\n{}",
+        game(2, ""),
+        responses(&[(1, 0)])
+    ));
+    let mut t = VecTrace::default();
+    attack(&mut b, &mut t, 1, knife, 0, 0);
+    let before = b.attack.total;
+    add(&mut b, &mut t, 1, gash, 0);
+    assert_eq!(b.attack.n, 2);
+    assert_eq!(
+        (b.attack.cards[1], b.attack.owners[1]),
+        (gash, 2),
+        "{:?}",
+        t.0
+    );
+    assert_eq!(b.attack.total, before - 1);
+    assert!(
+        sololab::games::beyond::position::write(&b).contains("Wound:_Gash@2.1"),
+        "{}",
+        sololab::games::beyond::position::write(&b)
+    );
+}
