@@ -2562,3 +2562,101 @@ fn a_wound_added_to_an_attack_is_recorded_as_its_initiators() {
         sololab::games::beyond::position::write(&b)
     );
 }
+
+#[test]
+fn cycling_drawing_by_the_hero_action_disengaging_slipping_past_and_defending_pay_their_costs() {
+    let mut t = VecTrace::default();
+    // Cycling (Elisa: cost 2): two cards discarded, two drawn.
+    let mut b = pos(&format!(
+        "{}{}",
+        game(1, ""),
+        hero(
+            1,
+            "Elisa",
+            6,
+            "Focus,Focus,Focus,Focus",
+            "Focus,Insight,Flame_Wall"
+        )
+    ));
+    play(&mut b, A::Cycle { hero: 0 }, &mut t);
+    play(
+        &mut b,
+        A::CycleCard {
+            card: card("Focus"),
+        },
+        &mut t,
+    );
+    play(
+        &mut b,
+        A::CycleCard {
+            card: card("Insight"),
+        },
+        &mut t,
+    );
+    play(&mut b, A::CycleDone, &mut t);
+    assert_eq!(
+        (
+            b.heroes[0].points,
+            b.heroes[0].hand.len(),
+            b.heroes[0].deck.len()
+        ),
+        (4, 3, 2),
+        "{:?}",
+        t.0
+    );
+    // Niffil's hero action (Special, cost 2): draw 1.
+    let mut b = pos(&format!(
+        "{}{}",
+        game(1, ""),
+        hero(1, "Niffil", 5, "Rally,Rally,Rally", "Rally")
+    ));
+    play(&mut b, A::HeroAction { hero: 0, target: 0 }, &mut t);
+    assert_eq!(
+        (b.heroes[0].points, b.heroes[0].hand.len()),
+        (3, 2),
+        "{:?}",
+        t.0
+    );
+    // Disengaging the Guard costs its engagement cost, 2.
+    let mut b = pos(&format!(
+        "{}{}enemy 1 kind=Guard area=1 seq=0 attach=-\n",
+        game(1, ""),
+        hero(1, "Bastian", 5, "Rally", "Rally")
+    ));
+    play(&mut b, A::Disengage { hero: 0, enemy: 0 }, &mut t);
+    assert_eq!(
+        (b.heroes[0].points, b.enemies[0].area),
+        (3, QUEST),
+        "{:?}",
+        t.0
+    );
+    // The tutorial's Slip past (cost 3, threat -1, once a round): threat 3 -> 2.
+    let mut b = pos(&format!(
+        "game scenario={TUTORIAL} heroes=1 threat=3 round=1 phase=hero pending=none\nterrain Side_Door\n{}",
+        hero(1, "Bastian", 5, "Rally", "Rally")
+    ));
+    play(&mut b, A::ScenarioAction { hero: 0 }, &mut t);
+    assert_eq!(
+        (b.heroes[0].points, b.threat, b.scenario_action_used),
+        (2, 2, true),
+        "{:?}",
+        t.0
+    );
+    // A Defense option's cost (Flame Wall: 1), and the committed card is tallied.
+    let mut b = pos(&format!(
+        "{}{}enemy 1 kind=Guard area=1 seq=0 attach=-\nwound_deck Wound:_Gash\n{}",
+        game(1, ""),
+        hero(
+            1,
+            "Elisa",
+            3,
+            "Focus,Focus,Focus,Focus,Focus,Focus,Focus",
+            "Flame_Wall"
+        ),
+        responses(&[(1, 0), (1, 0)])
+    ));
+    play(&mut b, A::EndPhase, &mut t);
+    assert_eq!(b.pending, Pending::Defend, "{:?}", t.0);
+    defend(&mut b, &mut t, 0, card("Flame Wall"), 0);
+    assert_eq!((b.heroes[0].points, b.tally.played), (2, 1), "{:?}", t.0);
+}
