@@ -2660,3 +2660,34 @@ fn cycling_drawing_by_the_hero_action_disengaging_slipping_past_and_defending_pa
     defend(&mut b, &mut t, 0, card("Flame Wall"), 0);
     assert_eq!((b.heroes[0].points, b.tally.played), (2, 1), "{:?}", t.0);
 }
+
+#[test]
+fn a_defense_records_points_spent_and_each_committed_card_with_its_hero() {
+    // The Guard attacks Bastian (defense rate 1: 1 point for +1 defense); Elisa aids with
+    // Flame Wall (range 2, cost 1). The commitment is hers (`Flame_Wall@2.1`).
+    let mut b = pos(&format!(
+        "{}hero 1 name=Bastian side=0 points=4 known=0 items=-,-,-,-,-\nhero 1 deck Rally,Rally,Rally,Rally,Rally,Rally,Rally\nhero 1 hand Rally\nhero 2 name=Elisa side=0 points=3 known=0 items=-,-,-,-,-\nhero 2 deck Focus,Focus,Focus,Focus,Focus,Focus,Focus\nhero 2 hand Flame_Wall\nenemy 1 kind=Guard area=1 seq=0 attach=-\nwound_deck Wound:_Gash\n{}",
+        game(2, ""),
+        responses(&[(1, 0), (1, 0)])
+    ));
+    let mut t = VecTrace::default();
+    play(&mut b, A::EndPhase, &mut t);
+    assert_eq!(
+        (b.pending, b.defend.hero),
+        (Pending::Defend, 0),
+        "{:?}",
+        t.0
+    );
+    play(&mut b, A::DefendPoints, &mut t);
+    assert_eq!(
+        (b.heroes[0].points, b.defend.spent, b.defend.total),
+        (3, 1, 1)
+    );
+    let wall = card("Flame Wall");
+    defend(&mut b, &mut t, 1, wall, 0);
+    assert_eq!(b.defend.n, 1, "{:?}", t.0);
+    assert_eq!((b.defend.cards[0], b.defend.owners[0]), (wall, 2));
+    assert_eq!((b.heroes[1].points, b.defend.total), (2, 3));
+    let text = sololab::games::beyond::position::write(&b);
+    assert!(text.contains("Flame_Wall@2.1"), "{text}");
+}
