@@ -2691,3 +2691,111 @@ fn a_defense_records_points_spent_and_each_committed_card_with_its_hero() {
     let text = sololab::games::beyond::position::write(&b);
     assert!(text.contains("Flame_Wall@2.1"), "{text}");
 }
+
+/// Bastian alone in the tutorial's Enemy Phase with `pending`, `hand` and `rest` (more
+/// position lines).
+fn enemy_phase_state(pending: &str, hand: &str, rest: &str) -> Beyond {
+    pos(&format!(
+        "game scenario={TUTORIAL} heroes=1 threat=1 round=1 phase=enemy pending={pending}\nterrain Side_Door\n{}{rest}",
+        hero(1, "Bastian", 0, SEVEN_RALLY, hand)
+    ))
+}
+
+#[test]
+fn an_intimidate_asks_for_one_discard_at_a_time_from_hand_or_persistent_cards() {
+    // Intimidate 2: a persistent card, then a card from hand; each counts one.
+    let mut b = enemy_phase_state(
+        "intimidate:1:2",
+        "Rally,Plate_Guard",
+        "hero 1 persist 1 card=Stand_Firm owner=1 opt=1 uses=2 attach=-\n",
+    );
+    let mut t = VecTrace::default();
+    play(&mut b, A::DiscardPersistent { slot: 0 }, &mut t);
+    assert_eq!(b.heroes[0].persist[0].card, NO_CARD);
+    assert_eq!(
+        b.pending,
+        Pending::Intimidate { hero: 0, left: 1 },
+        "{:?}",
+        t.0
+    );
+    play(
+        &mut b,
+        A::Discard {
+            card: card("Rally"),
+        },
+        &mut t,
+    );
+    // (The phase then runs on to the next round's draws.)
+    assert!(b.heroes[0].discard.as_slice().contains(&card("Rally")));
+    assert!(b.heroes[0].hand.as_slice().contains(&card("Plate Guard")));
+    assert!(
+        !matches!(b.pending, Pending::Intimidate { .. }),
+        "both discarded: {:?}",
+        b.pending
+    );
+}
+
+#[test]
+fn a_heal_of_several_enemies_asks_for_each_among_those_not_yet_healed() {
+    // A heal of 2 among three wounded Orc Warriors (slots 1-3): the second pick is among the
+    // two others; after it the heal is over and the third keeps its Wound.
+    let warriors = (1..=3)
+        .map(|i| format!("enemy {i} kind=Orc_Warrior area=quest seq=0 attach=Wound:_Gash\n"))
+        .collect::<String>();
+    let mut b = enemy_phase_state("pick_heal:7:2", "Rally", &warriors);
+    let mut t = VecTrace::default();
+    play(&mut b, A::Heal { enemy: 1 }, &mut t);
+    assert!(b.enemies[1].attach.is_empty(), "{:?}", t.0);
+    assert_eq!(
+        b.pending,
+        Pending::PickHeal {
+            cands: 0b101,
+            left: 1
+        }
+    );
+    assert_eq!(legal(&b), vec![A::Heal { enemy: 0 }, A::Heal { enemy: 2 }]);
+    play(&mut b, A::Heal { enemy: 2 }, &mut t);
+    assert!(b.enemies[2].attach.is_empty());
+    assert_eq!(b.enemies[0].attach.len(), 1, "healed twice only");
+    assert!(
+        !matches!(b.pending, Pending::PickHeal { .. }),
+        "{:?}",
+        b.pending
+    );
+}
+
+#[test]
+fn a_poison_redirected_to_an_ally_wounds_it_and_one_kept_poisons_the_deck() {
+    // Poison (cursor ability 1) on Bastian, who has the Wolf Companion: redirected, the Wolf
+    // gets a Wound attached and stays (health 3 - 1); kept, a Fatigue goes on top of his deck.
+    let wolf = "hero 1 persist 1 card=Wolf_Companion owner=1 opt=1 uses=0 attach=-\ncursor column=1 row=1 enemy=- act=0 eligible=0 done=0 rank=1,2,3,4 ranked=0 followers=0 order=0 follower=- ability=1 ability_value=0\nwound_deck Wound:_Gash\nfatigue_deck Fatigue:_Weary\n";
+    let mut b = enemy_phase_state("redirect:1", "Rally", wolf);
+    let mut t = VecTrace::default();
+    play(&mut b, A::Redirect { ally: 0 }, &mut t);
+    assert_eq!(
+        b.heroes[0].persist[0].card,
+        card("Wolf Companion"),
+        "{:?}",
+        t.0
+    );
+    assert_eq!(
+        b.heroes[0].persist[0].attach.as_slice(),
+        &[card("Wound: Gash")]
+    );
+    let mut b = enemy_phase_state("redirect:1", "Rally", wolf);
+    let mut t = VecTrace::default();
+    play(&mut b, A::Redirect { ally: NO_CARD }, &mut t);
+    // (Drawn again in the Draw Phase the game runs on to.)
+    assert!(
+        traced(&t, "Fatigue: Weary goes on top of Bastian's deck"),
+        "{:?}",
+        t.0
+    );
+    assert!(
+        b.heroes[0]
+            .hand
+            .as_slice()
+            .contains(&card("Fatigue: Weary"))
+    );
+    assert!(b.heroes[0].persist[0].attach.is_empty());
+}
