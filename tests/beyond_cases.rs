@@ -2799,3 +2799,81 @@ fn a_poison_redirected_to_an_ally_wounds_it_and_one_kept_poisons_the_deck() {
     );
     assert!(b.heroes[0].persist[0].attach.is_empty());
 }
+
+#[test]
+fn an_attacks_reveal_adds_and_an_attack_played_as_a_second_option_is_recorded_so() {
+    // No shipped attack option reveals or is a card's second option: an edited content whose
+    // Holy Light attack reveals 1 and whose Shield Bash lists its defense option first.
+    let holy =
+        r#"{ type = "attack", range = 2, primary = 2, secondary = 2, attack = 1, response = 1 },"#;
+    let bash = r#"  { type = "attack", range = 1, primary = 1, secondary = 1, attack = 2, effects = [{ effect = "disengage" }] },
+  { type = "defense", range = 1, cost = 0, defense = 2 },"#;
+    let text = content::BUILTIN_TOML
+        .replacen(
+            holy,
+            r#"{ type = "attack", range = 2, primary = 2, secondary = 2, attack = 1, response = 1, effects = [{ effect = "reveal", value = 1 }] },"#,
+            1,
+        )
+        .replacen(
+            bash,
+            r#"  { type = "defense", range = 1, cost = 0, defense = 2 },
+  { type = "attack", range = 1, primary = 1, secondary = 1, attack = 2, effects = [{ effect = "disengage" }] },"#,
+            1,
+        );
+    assert!(
+        !text.contains(holy) && !text.contains(bash),
+        "both edits made"
+    );
+    let path = std::env::temp_dir().join(format!(
+        "sololab-beyond-reveal-attack-{}.toml",
+        std::process::id()
+    ));
+    std::fs::write(&path, text).unwrap();
+    let at = |name: &str, deck: &str, hand: &str, area: &str| {
+        pos_in(
+            path.to_str().unwrap(),
+            &format!(
+                "{}{}enemy 1 kind=Guard area={area} seq=0 attach=-\n",
+                game(1, ""),
+                hero(1, name, 5, deck, hand)
+            ),
+        )
+    };
+    let (holy_light, shield_bash) = (card("Holy Light"), card("Shield Bash"));
+    let mut t = VecTrace::default();
+    // Olazabal's top card (Holy Light) has an Attack option: attack 1 + 1.
+    let mut b = at("Olazabal", "Blessing,Holy_Light", "Holy_Light", "quest");
+    attack(&mut b, &mut t, 0, holy_light, 0, 0);
+    assert_eq!(b.attack.total, 2, "{:?}", t.0);
+    // A Blessing on top (no Attack option): 1 + 0.
+    let mut b = at("Olazabal", "Holy_Light,Blessing", "Holy_Light", "quest");
+    attack(&mut b, &mut t, 0, holy_light, 0, 0);
+    assert_eq!(b.attack.total, 1, "{:?}", t.0);
+    // Shield Bash's attack, now its second option.
+    let mut b = at("Bastian", "Rally", "Shield_Bash", "1");
+    attack(&mut b, &mut t, 0, shield_bash, 1, 0);
+    let _ = std::fs::remove_file(&path);
+    assert_eq!((b.attack.total, b.attack.owners[0]), (2, 1), "{:?}", t.0);
+    let text = sololab::games::beyond::position::write(&b);
+    assert!(text.contains("Shield_Bash@1.2"), "{text}");
+}
+
+#[test]
+fn after_the_unlock_each_hero_chooses_a_board_side_in_turn_then_the_next_scenario_begins() {
+    let c = content::builtin();
+    let mut b = pos(
+        "game scenario=The_Huntmaster's_Trail campaign=Old_Friends campaign_pos=1 alt_unlocked=1 heroes=2 threat=1 round=1 phase=campaign pending=side:1\nhero 1 name=Bastian side=0 points=0 known=0 items=-,-,-,-,-\nhero 2 name=Elisa side=0 points=0 known=0 items=-,-,-,-,-\n",
+    );
+    let mut t = VecTrace::default();
+    play(&mut b, A::Side { alt: true }, &mut t);
+    assert_eq!(b.pending, Pending::Side { hero: 1 }, "{:?}", t.0);
+    assert_eq!(b.heroes[0].side, 1);
+    play(&mut b, A::Side { alt: false }, &mut t);
+    assert_eq!((b.heroes[0].side, b.heroes[1].side), (1, 0));
+    assert_eq!(
+        (b.scenario, b.campaign_pos, b.phase),
+        (c.scenario_index("Old Friends").unwrap(), 2, Phase::Hero),
+        "{:?}",
+        t.0
+    );
+}
