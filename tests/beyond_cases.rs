@@ -2877,3 +2877,46 @@ fn after_the_unlock_each_hero_chooses_a_board_side_in_turn_then_the_next_scenari
         t.0
     );
 }
+
+#[test]
+fn an_attacks_engage_and_disengage_bonuses_move_the_enemy_and_a_persistent_bonus_adds() {
+    // Charge (range 2, Bonus: engage) on the Guard in the Quest Area: attack 3 against its
+    // defense 2 + 0 hits, one Wound (health 2 - 1): alive, engaged with Bastian.
+    let mut t = VecTrace::default();
+    let at = |hand: &str, area: &str, rest: &str| {
+        pos(&format!(
+            "{}{}enemy 1 kind=Guard area={area} seq=0 attach=-\nwound_deck Wound:_Gash,Wound:_Gash\n{rest}{}",
+            game(1, ""),
+            hero(1, "Bastian", 5, "Rally", hand),
+            responses(&[(1, 0), (1, 0)])
+        ))
+    };
+    let mut b = at("Charge", "quest", "");
+    attack(&mut b, &mut t, 0, card("Charge"), 0, 0);
+    play(&mut b, A::ResolveAttack, &mut t);
+    assert!(traced(&t, "bonus: Guard is engaged"), "{:?}", t.0);
+    assert_eq!((b.enemies[0].area, b.enemies[0].alive()), (0, true));
+    // Shield Bash (range 1, Bonus: disengage) on the Guard in Bastian's area: back to the
+    // Quest Area.
+    let mut b = at("Shield_Bash", "1", "");
+    attack(&mut b, &mut t, 0, card("Shield Bash"), 0, 0);
+    play(&mut b, A::ResolveAttack, &mut t);
+    assert_eq!(b.enemies[0].area, QUEST, "{:?}", t.0);
+    // Rage in Bastian's Hero Area (persistent attack +1): Shield Bash's 2 + 1.
+    let mut t = VecTrace::default();
+    let mut b = at(
+        "Shield_Bash",
+        "1",
+        "hero 1 persist 1 card=Rage owner=1 opt=1 uses=2 attach=-\n",
+    );
+    attack(&mut b, &mut t, 0, card("Shield Bash"), 0, 0);
+    play(&mut b, A::ResolveAttack, &mut t);
+    assert!(
+        traced(
+            &t,
+            "attack 3 against Guard's defense 2 + response 0 = 2: hit"
+        ),
+        "{:?}",
+        t.0
+    );
+}
