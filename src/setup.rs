@@ -307,6 +307,24 @@ impl<'a> AxisReader<'a> {
         }
     }
 
+    /// A name axis, or `default` when absent: for a default that depends on the content (a
+    /// content file's first encounter), where the declared default is the builtin content's.
+    ///
+    /// # Errors
+    /// A wrong kind (see [`check_value`]).
+    ///
+    /// # Panics
+    /// When the game does not declare `axis`, or declares it of another kind.
+    pub fn name_or<'b>(&self, axis: &str, default: &'b str) -> Result<&'b str, SetupError>
+    where
+        'a: 'b,
+    {
+        match self.name(axis)? {
+            _ if !self.is_set(axis) => Ok(default),
+            s => Ok(s),
+        }
+    }
+
     /// A name axis looked up with `find` (see [`pick_name`]); absent, its declared default is
     /// looked up.
     ///
@@ -437,5 +455,25 @@ mod tests {
     fn reading_an_axis_as_another_kind_is_a_bug() {
         let v = values(&[]);
         let _ = AxisReader::new("demo", &AXES, &v).unwrap().bool("ruins");
+    }
+
+    #[test]
+    fn name_or_gives_the_value_or_the_callers_default_and_checks_the_kind() {
+        let content_first = String::from("the content's first");
+        let none = values(&[]);
+        let r = AxisReader::new("demo", &AXES, &none).unwrap();
+        assert_eq!(
+            r.name_or("boss", &content_first).unwrap(),
+            "the content's first"
+        );
+        let set = values(&[("boss", AxisValue::Name("Devourer".into()))]);
+        let r = AxisReader::new("demo", &AXES, &set).unwrap();
+        assert_eq!(r.name_or("boss", &content_first).unwrap(), "Devourer");
+        let wrong = values(&[("boss", AxisValue::Int(2))]);
+        let r = AxisReader::new("demo", &AXES, &wrong).unwrap();
+        assert_eq!(
+            r.name_or("boss", &content_first).unwrap_err().0,
+            "axis 'boss': 2 is an integer, expected a name"
+        );
     }
 }

@@ -641,15 +641,15 @@ fn unknown_hero_boss_or_camp_names_list_the_valid_ones() {
     let e = setup_err(&[("hero", "Wizard")]);
     assert_eq!(
         e,
-        "setup 'hero': unknown hero 'Wizard' (valid: random, Mage, Archmage, Ranger, Hunter, Knight, Paladin)"
+        "axis 'hero': unknown hero 'Wizard' (valid: random, Mage, Archmage, Ranger, Hunter, Knight, Paladin)"
     );
     let e = setup_err(&[("boss", "Dragon")]);
     assert_eq!(
         e,
-        "setup 'boss': unknown boss 'Dragon' (valid: random, The Monstrosity, The Devourer)"
+        "axis 'boss': unknown boss 'Dragon' (valid: random, The Monstrosity, The Devourer)"
     );
     let e = setup_err(&[("camps", "Banshee,Goblin,Troll,Kraken")]);
-    assert!(e.starts_with("setup 'camps': unknown camp 'Kraken' (valid: random, Banshee/Wraith, Goblin/Goblin Archer"), "{e}");
+    assert!(e.starts_with("axis 'camps': unknown camp 'Kraken' (valid: random, Banshee/Wraith, Goblin/Goblin Archer"), "{e}");
     assert_eq!(e.lines().count(), 1);
 }
 

@@ -37,11 +37,11 @@ fn an_allocation_that_is_not_a_permutation_is_refused() {
     let e = refused(&play(&["abilities=strength=3,aim=3,wits=1,dodge=0"]));
     assert_eq!(
         e,
-        "sololab: error: --set abilities=strength=3,aim=3,wits=1,dodge=0: setup 'abilities': scores 3,3,1,0 are not a permutation of the allowed scores 3,2,1,0"
+        "sololab: error: --set abilities=strength=3,aim=3,wits=1,dodge=0: axis 'abilities': scores 3,3,1,0 are not a permutation of the allowed scores 3,2,1,0"
     );
     let e = refused(&play(&["abilities=strength=3,aim=2,wits=1"]));
     assert!(
-        e.ends_with("setup 'abilities': ability 'dodge' is missing"),
+        e.ends_with("axis 'abilities': ability 'dodge' is missing"),
         "{e}"
     );
 }
@@ -51,14 +51,14 @@ fn an_unknown_ability_asset_deck_or_encounter_is_refused() {
     let e = refused(&play(&["abilities=strength=3,agility=2,wits=1,dodge=0"]));
     assert!(
         e.ends_with(
-            "setup 'abilities': unknown ability 'agility' (valid: strength, aim, wits, dodge)"
+            "axis 'abilities': unknown ability 'agility' (valid: strength, aim, wits, dodge)"
         ),
         "{e}"
     );
     let e = refused(&play(&["assets=wizard"]));
-    assert!(e.ends_with("setup 'assets': unknown asset deck 'wizard' (valid: balanced, marksman, brawler, survivor)"), "{e}");
+    assert!(e.ends_with("axis 'assets': unknown asset deck 'wizard' (valid: balanced, marksman, brawler, survivor)"), "{e}");
     let e = refused(&play(&["encounter=dragon"]));
-    assert!(e.contains("--set encounter=dragon: setup 'encounter': unknown encounter 'dragon' (valid: lone_brute,"), "{e}");
+    assert!(e.contains("--set encounter=dragon: axis 'encounter': unknown encounter 'dragon' (valid: lone_brute,"), "{e}");
 }
 
 fn with_content(tag: &str, find: &str, replace: &str) -> String {

@@ -94,19 +94,6 @@ static AXES: [Axis; 5] = [
     },
 ];
 
-fn setup_err(axis: &str, msg: String) -> SetupError {
-    SetupError(format!("setup '{axis}': {msg}"))
-}
-
-fn name_of<'a>(v: &'a SetupValues, axis: &str, default: &'a str) -> Result<String, SetupError> {
-    match v.get(axis) {
-        None => Ok(default.to_string()),
-        Some(AxisValue::Name(s)) => Ok(s.clone()),
-        Some(AxisValue::Int(n)) => Ok(n.to_string()),
-        Some(other) => Err(setup_err(axis, format!("{other} is not a name"))),
-    }
-}
-
 impl BeyondSetup {
     /// Resolves setup values.
     ///
@@ -114,9 +101,9 @@ impl BeyondSetup {
     /// One line naming the axis: an unknown axis, scenario, campaign or hero (listing the
     /// valid ones), a hero count outside 1-4, a hero named twice, a bad content file.
     pub fn resolve(values: &SetupValues) -> Result<BeyondSetup, SetupError> {
-        // Unknown axes: the shared check and its message.
-        crate::setup::AxisReader::new("beyond", &AXES, values)?;
-        name_of(values, "content", "builtin")?;
+        // Unknown axes and kinds: the shared checks and their messages.
+        let r = crate::setup::AxisReader::new("beyond", &AXES, values)?;
+        r.name("content")?;
         let content: &'static Content = crate::content::resolve_content(
             values,
             content::builtin,
@@ -124,12 +111,12 @@ impl BeyondSetup {
             content_file::parse,
         )?;
         let list = |v: Vec<String>| v.join(", ");
-        let campaign_name = name_of(values, "campaign", "none")?;
+        let campaign_name = r.name("campaign")?;
         let campaign = if campaign_name.eq_ignore_ascii_case("none") {
             None
         } else {
             Some(content.campaign_index(&campaign_name).ok_or_else(|| {
-                setup_err(
+                r.error(
                     "campaign",
                     format!(
                         "unknown campaign '{campaign_name}' (valid: none, {})",
@@ -141,7 +128,7 @@ impl BeyondSetup {
         let scenario = match campaign {
             Some(c) => {
                 if values.contains_key("scenario") {
-                    return Err(setup_err(
+                    return Err(r.error(
                         "scenario",
                         "give either a scenario or a campaign, not both".to_string(),
                     ));
@@ -149,9 +136,9 @@ impl BeyondSetup {
                 content.campaigns[c as usize].scenarios[0]
             }
             None => {
-                let s = name_of(values, "scenario", AXES[0].default)?;
+                let s = r.name("scenario")?;
                 content.scenario_index(&s).ok_or_else(|| {
-                    setup_err(
+                    r.error(
                         "scenario",
                         format!(
                             "unknown scenario '{s}' (valid: {})",
@@ -161,16 +148,17 @@ impl BeyondSetup {
                 })?
             }
         };
-        let heroes_text = name_of(values, "heroes", "2")?;
+        // A count (`--set heroes=4` reads as an integer) or names.
+        let heroes_text = match values.get("heroes") {
+            Some(AxisValue::Int(n)) => n.to_string(),
+            _ => r.name("heroes")?.to_string(),
+        };
         let heroes = if let Ok(n) = heroes_text.trim().parse::<i64>() {
             if !(1..=4).contains(&n) {
-                return Err(setup_err(
-                    "heroes",
-                    format!("{n} heroes is outside the range 1-4"),
-                ));
+                return Err(r.error("heroes", format!("{n} heroes is outside the range 1-4")));
             }
             if n as usize > content.heroes.len() {
-                return Err(setup_err(
+                return Err(r.error(
                     "heroes",
                     format!("{n} heroes but the content has {}", content.heroes.len()),
                 ));
@@ -180,7 +168,7 @@ impl BeyondSetup {
             let mut v = Vec::new();
             for name in heroes_text.split(',').map(str::trim) {
                 let i = content.hero_index(name).ok_or_else(|| {
-                    setup_err(
+                    r.error(
                         "heroes",
                         format!(
                             "unknown hero '{name}' (valid: {}; or a count 1-4)",
@@ -189,28 +177,19 @@ impl BeyondSetup {
                     )
                 })?;
                 if v.contains(&Some(i)) {
-                    return Err(setup_err("heroes", format!("'{name}' is named twice")));
+                    return Err(r.error("heroes", format!("'{name}' is named twice")));
                 }
                 v.push(Some(i));
             }
             if v.len() > 4 {
-                return Err(setup_err(
+                return Err(r.error(
                     "heroes",
                     format!("{} heroes is outside the range 1-4", v.len()),
                 ));
             }
             v
         };
-        let draw_full = match values.get("rule_draw_full_hand") {
-            None => false,
-            Some(AxisValue::Bool(b)) => *b,
-            Some(other) => {
-                return Err(setup_err(
-                    "rule_draw_full_hand",
-                    format!("{other} is not true or false"),
-                ));
-            }
-        };
+        let draw_full = r.bool("rule_draw_full_hand")?.unwrap_or(false);
         Ok(BeyondSetup {
             content,
             scenario,

@@ -25,8 +25,8 @@ use content::Content;
 use state::{GONE, NLOC, bit};
 
 use crate::game::{
-    Axis, AxisKind, AxisValue, Game, GameRng, NoTrace, PlanStep, PositionError, SetupError,
-    SetupValues, Tracer, below,
+    Axis, AxisKind, Game, GameRng, NoTrace, PlanStep, PositionError, SetupError, SetupValues,
+    Tracer, below,
 };
 
 /// Loss causes, indexed by [`state::cause`] (`turn_limit` is the lab's guard, not a rule).
@@ -85,26 +85,15 @@ static AXES: [Axis; 5] = [
     },
 ];
 
-fn setup_err(axis: &str, msg: String) -> SetupError {
-    SetupError(format!("setup '{axis}': {msg}"))
-}
-
-fn get_name<'a>(v: &'a SetupValues, axis: &str) -> Result<&'a str, SetupError> {
-    match v.get(axis) {
-        None => Ok("random"),
-        Some(AxisValue::Name(s)) => Ok(s.as_str()),
-        Some(other) => Err(setup_err(axis, format!("{other} is not a name"))),
-    }
-}
-
 impl BuriedSetup {
     /// Resolves setup values against the content they name.
     ///
     /// # Errors
     /// A one-line [`SetupError`] naming the axis, the bad value and the valid ones.
     pub fn resolve(values: &SetupValues) -> Result<BuriedSetup, SetupError> {
-        // Unknown axes: the shared check and its message.
-        crate::setup::AxisReader::new("buried", &AXES, values)?;
+        // Unknown axes, kinds and ranges: the shared checks and their messages.
+        let r = crate::setup::AxisReader::new("buried", &AXES, values)?;
+        r.name("content")?;
         let content: &'static Content = crate::content::resolve_content(
             values,
             content::builtin,
@@ -112,14 +101,14 @@ impl BuriedSetup {
             content::parse,
         )?;
         let hero_names = content.hero_names();
-        let hero = match get_name(values, "hero")? {
+        let hero = match r.name("hero")? {
             s if s.eq_ignore_ascii_case("random") => None,
             s => Some(
                 hero_names
                     .iter()
                     .position(|h| h.eq_ignore_ascii_case(s))
                     .ok_or_else(|| {
-                        setup_err(
+                        r.error(
                             "hero",
                             format!(
                                 "unknown hero '{s}' (valid: random, {})",
@@ -130,14 +119,14 @@ impl BuriedSetup {
             ),
         };
         let boss_names: Vec<String> = content.bosses.iter().map(|b| b.name.clone()).collect();
-        let boss = match get_name(values, "boss")? {
+        let boss = match r.name("boss")? {
             s if s.eq_ignore_ascii_case("random") => None,
             s => Some(
                 boss_names
                     .iter()
                     .position(|h| h.eq_ignore_ascii_case(s))
                     .ok_or_else(|| {
-                        setup_err(
+                        r.error(
                             "boss",
                             format!(
                                 "unknown boss '{s}' (valid: random, {})",
@@ -147,13 +136,13 @@ impl BuriedSetup {
                     })? as u8,
             ),
         };
-        let camps = match get_name(values, "camps")? {
+        let camps = match r.name("camps")? {
             s if s.eq_ignore_ascii_case("random") => None,
             s => {
                 let names = content.camp_names();
                 let parts: Vec<&str> = s.split(',').map(str::trim).collect();
                 if parts.len() != 4 {
-                    return Err(setup_err(
+                    return Err(r.error(
                         "camps",
                         format!(
                             "'{s}' must be random or 4 camp names separated by commas (valid: {})",
@@ -164,28 +153,19 @@ impl BuriedSetup {
                 let mut v = [0u8; 4];
                 for (i, p) in parts.iter().enumerate() {
                     v[i] = content.camp_index(p).ok_or_else(|| {
-                        setup_err(
+                        r.error(
                             "camps",
                             format!("unknown camp '{p}' (valid: random, {})", names.join(", ")),
                         )
                     })?;
                     if v[..i].contains(&v[i]) {
-                        return Err(setup_err("camps", format!("'{p}' is named twice")));
+                        return Err(r.error("camps", format!("'{p}' is named twice")));
                     }
                 }
                 Some(v)
             }
         };
-        let wave_retries = match values.get("wave_retries") {
-            None => 0,
-            Some(AxisValue::Int(n)) if (0..=10).contains(n) => *n as u8,
-            Some(other) => {
-                return Err(setup_err(
-                    "wave_retries",
-                    format!("{other} is not a whole number in 0..=10"),
-                ));
-            }
-        };
+        let wave_retries = r.int("wave_retries")?.unwrap_or(0) as u8;
         Ok(BuriedSetup {
             content,
             hero,

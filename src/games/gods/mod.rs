@@ -26,9 +26,10 @@ use content::{ABILITIES, Content, Win};
 use state::{FState, Fateling, Pending, Phase, Tally};
 
 use crate::game::{
-    Axis, AxisKind, AxisValue, Game, GameRng, NoTrace, PlanStep, PositionError, SetupError,
-    SetupValues, Tracer, below,
+    Axis, AxisKind, Game, GameRng, NoTrace, PlanStep, PositionError, SetupError, SetupValues,
+    Tracer, below,
 };
+use crate::setup::axis_error;
 
 /// Loss causes, indexed by `result - 2`: the Scoundrel drew her tenth wound card, or an
 /// encounter's round limit passed (`time_ran_out`, or `ritual_completed` for the witch).
@@ -90,26 +91,6 @@ static AXES: [Axis; 6] = [
     },
 ];
 
-fn setup_err(axis: &str, msg: String) -> SetupError {
-    SetupError(format!("setup '{axis}': {msg}"))
-}
-
-fn get_name<'a>(v: &'a SetupValues, axis: &str, default: &'a str) -> Result<&'a str, SetupError> {
-    match v.get(axis) {
-        None => Ok(default),
-        Some(AxisValue::Name(s)) => Ok(s.as_str()),
-        Some(other) => Err(setup_err(axis, format!("{other} is not a name"))),
-    }
-}
-
-fn get_bool(v: &SetupValues, axis: &str) -> Result<bool, SetupError> {
-    match v.get(axis) {
-        None => Ok(false),
-        Some(AxisValue::Bool(b)) => Ok(*b),
-        Some(other) => Err(setup_err(axis, format!("{other} is not true or false"))),
-    }
-}
-
 /// Reads an allocation such as `strength=3,aim=2,wits=1,dodge=0` (any order, every ability
 /// once) and checks it is a permutation of `allowed`.
 ///
@@ -120,26 +101,26 @@ pub fn parse_abilities(s: &str, allowed: [i8; 4]) -> Result<[i8; 4], SetupError>
     let mut out = [None; 4];
     for part in s.split(',') {
         let Some((k, v)) = part.split_once('=') else {
-            return Err(setup_err(
+            return Err(axis_error(
                 "abilities",
                 format!("'{part}' is not ABILITY=SCORE (e.g. strength=3,aim=2,wits=1,dodge=0)"),
             ));
         };
         let k = k.trim();
         let Some(i) = ABILITIES.iter().position(|a| a.eq_ignore_ascii_case(k)) else {
-            return Err(setup_err(
+            return Err(axis_error(
                 "abilities",
                 format!("unknown ability '{k}' (valid: {})", ABILITIES.join(", ")),
             ));
         };
         let Ok(n) = v.trim().parse::<i8>() else {
-            return Err(setup_err(
+            return Err(axis_error(
                 "abilities",
                 format!("{k}: '{}' is not a whole number", v.trim()),
             ));
         };
         if out[i].replace(n).is_some() {
-            return Err(setup_err(
+            return Err(axis_error(
                 "abilities",
                 format!("ability '{k}' is given twice"),
             ));
@@ -148,7 +129,7 @@ pub fn parse_abilities(s: &str, allowed: [i8; 4]) -> Result<[i8; 4], SetupError>
     let mut got = [0i8; 4];
     for (i, o) in out.iter().enumerate() {
         got[i] = o.ok_or_else(|| {
-            setup_err(
+            axis_error(
                 "abilities",
                 format!("ability '{}' is missing", ABILITIES[i]),
             )
@@ -159,7 +140,7 @@ pub fn parse_abilities(s: &str, allowed: [i8; 4]) -> Result<[i8; 4], SetupError>
     b.sort_unstable();
     if a != b {
         let list = |x: [i8; 4]| x.iter().map(i8::to_string).collect::<Vec<_>>().join(",");
-        return Err(setup_err(
+        return Err(axis_error(
             "abilities",
             format!(
                 "scores {} are not a permutation of the allowed scores {}",
@@ -177,33 +158,34 @@ impl GodsSetup {
     /// # Errors
     /// A one-line [`SetupError`] naming the axis, the bad value and the valid ones.
     pub fn resolve(values: &SetupValues) -> Result<GodsSetup, SetupError> {
-        // Unknown axes: the shared check and its message.
-        crate::setup::AxisReader::new("gods", &AXES, values)?;
+        // Unknown axes and kinds: the shared checks and their messages.
+        let r = crate::setup::AxisReader::new("gods", &AXES, values)?;
+        r.name("content")?;
         let content: &'static Content = crate::content::resolve_content(
             values,
             content::builtin,
             content::BUILTIN_TOML,
             content_file::parse,
         )?;
-        let enc = get_name(values, "encounter", &content.encounters[0].name)?;
+        let enc = r.name_or("encounter", &content.encounters[0].name)?;
         let encounter = content.encounter_index(enc).ok_or_else(|| {
             let v: Vec<&str> = content.encounters.iter().map(|e| e.name.as_str()).collect();
-            setup_err(
+            axis_error(
                 "encounter",
                 format!("unknown encounter '{enc}' (valid: {})", v.join(", ")),
             )
         })?;
-        let deck_name = get_name(values, "assets", &content.decks[0].name)?;
+        let deck_name = r.name_or("assets", &content.decks[0].name)?;
         let deck = content.deck_index(deck_name).ok_or_else(|| {
             let v: Vec<&str> = content.decks.iter().map(|e| e.name.as_str()).collect();
-            setup_err(
+            axis_error(
                 "assets",
                 format!("unknown asset deck '{deck_name}' (valid: {})", v.join(", ")),
             )
         })?;
         let default_alloc = default_allocation(content.scoundrel.scores);
         let abilities = parse_abilities(
-            get_name(values, "abilities", &default_alloc)?,
+            r.name_or("abilities", &default_alloc)?,
             content.scoundrel.scores,
         )?;
         Ok(GodsSetup {
@@ -211,8 +193,8 @@ impl GodsSetup {
             encounter,
             abilities,
             deck,
-            natural: get_bool(values, "rule_natural_ten_one")?,
-            shoot_in_combat: get_bool(values, "rule_shoot_in_combat")?,
+            natural: r.bool("rule_natural_ten_one")?.unwrap_or(false),
+            shoot_in_combat: r.bool("rule_shoot_in_combat")?.unwrap_or(false),
         })
     }
 }
