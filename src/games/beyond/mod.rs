@@ -115,7 +115,7 @@ impl BeyondSetup {
         let campaign = if campaign_name.eq_ignore_ascii_case("none") {
             None
         } else {
-            Some(content.campaign_index(&campaign_name).ok_or_else(|| {
+            Some(content.campaign_index(campaign_name).ok_or_else(|| {
                 r.error(
                     "campaign",
                     format!(
@@ -137,7 +137,7 @@ impl BeyondSetup {
             }
             None => {
                 let s = r.name("scenario")?;
-                content.scenario_index(&s).ok_or_else(|| {
+                content.scenario_index(s).ok_or_else(|| {
                     r.error(
                         "scenario",
                         format!(
