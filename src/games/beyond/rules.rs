@@ -1403,12 +1403,8 @@ impl Beyond {
         })
     }
 
-    /// The heroes tied for the top of the target priority (bit mask), if more than one.
-    pub fn top_tie(&self) -> Option<u8> {
-        self.top_tie_of(&self.priority_keys())
-    }
-
-    /// [`Self::top_tie`] given [`Self::priority_keys`].
+    /// The heroes tied for the top of the target priority (bit mask), if more than one, given
+    /// [`Self::priority_keys`].
     fn top_tie_of(&self, keys: &[(u8, u8, i8); 4]) -> Option<u8> {
         let n = self.n_heroes as usize;
         let best = *keys[..n].iter().min()?;
