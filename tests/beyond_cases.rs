@@ -2920,3 +2920,37 @@ fn an_attacks_engage_and_disengage_bonuses_move_the_enemy_and_a_persistent_bonus
         t.0
     );
 }
+
+#[test]
+fn an_acolytes_poison_on_a_hero_with_an_ally_lets_the_players_redirect_it() {
+    // The Acolyte's column 2: "poison". Bastian has the Wolf Companion: the players choose
+    // whether the ally takes it (a Wound attached) or Bastian (a Fatigue on his deck).
+    let mut b = pos(&format!(
+        "{}{}hero 1 persist 1 card=Wolf_Companion owner=1 opt=1 uses=0 attach=-\nenemy 1 kind=Acolyte area=quest seq=0 attach=-\nwound_deck Wound:_Gash\nfatigue_deck Fatigue:_Weary\n{}",
+        game(1, ""),
+        hero(1, "Bastian", 0, SEVEN_RALLY, "Rally"),
+        responses(&[(2, 0)])
+    ));
+    let mut t = VecTrace::default();
+    play(&mut b, A::EndPhase, &mut t);
+    assert!(traced(&t, "Acolyte poisons Bastian"), "{:?}", t.0);
+    assert_eq!(b.pending, Pending::Redirect { hero: 0 }, "{:?}", t.0);
+    assert_eq!(
+        legal(&b),
+        vec![A::Redirect { ally: NO_CARD }, A::Redirect { ally: 0 }]
+    );
+    // Without the ally, the Fatigue goes straight onto his deck.
+    let mut b = pos(&format!(
+        "{}{}enemy 1 kind=Acolyte area=quest seq=0 attach=-\nfatigue_deck Fatigue:_Weary\n{}",
+        game(1, ""),
+        hero(1, "Bastian", 0, SEVEN_RALLY, "Rally"),
+        responses(&[(2, 0)])
+    ));
+    let mut t = VecTrace::default();
+    play(&mut b, A::EndPhase, &mut t);
+    assert!(
+        traced(&t, "Fatigue: Weary goes on top of Bastian's deck"),
+        "{:?}",
+        t.0
+    );
+}
