@@ -2939,9 +2939,10 @@ fn an_acolytes_poison_on_a_hero_with_an_ally_lets_the_players_redirect_it() {
         legal(&b),
         vec![A::Redirect { ally: NO_CARD }, A::Redirect { ally: 0 }]
     );
-    // Without the ally, the Fatigue goes straight onto his deck.
+    // Without an ally (Stand Firm is persistent, not an Ally), the Fatigue goes straight onto
+    // his deck.
     let mut b = pos(&format!(
-        "{}{}enemy 1 kind=Acolyte area=quest seq=0 attach=-\nfatigue_deck Fatigue:_Weary\n{}",
+        "{}{}hero 1 persist 1 card=Stand_Firm owner=1 opt=1 uses=2 attach=-\nenemy 1 kind=Acolyte area=quest seq=0 attach=-\nfatigue_deck Fatigue:_Weary\n{}",
         game(1, ""),
         hero(1, "Bastian", 0, SEVEN_RALLY, "Rally"),
         responses(&[(2, 0)])
@@ -2953,4 +2954,20 @@ fn an_acolytes_poison_on_a_hero_with_an_ally_lets_the_players_redirect_it() {
         "{:?}",
         t.0
     );
+}
+
+#[test]
+fn a_guards_support_moves_it_to_the_area_with_the_most_guards() {
+    // The Guard's column 3: "support Guard / attack". The Guard in Bastian's area supports the
+    // other Guard, in the Quest Area: it moves there (and does not attack).
+    let mut b = pos(&format!(
+        "{}{}enemy 1 kind=Guard area=1 seq=0 attach=-\nenemy 2 kind=Guard area=quest seq=1 attach=-\nwound_deck Wound:_Gash,Wound:_Gash\n{}",
+        game(1, ""),
+        hero(1, "Bastian", 0, SEVEN_RALLY, "Rally"),
+        responses(&[(3, 0), (1, 0), (1, 0)])
+    ));
+    let mut t = VecTrace::default();
+    play(&mut b, A::EndPhase, &mut t);
+    assert_eq!(b.enemies[0].area, QUEST, "{:?}", t.0);
+    assert_eq!(b.tally.wounds_taken, 0, "{:?}", t.0);
 }
