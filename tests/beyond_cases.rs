@@ -2971,3 +2971,105 @@ fn a_guards_support_moves_it_to_the_area_with_the_most_guards() {
     assert_eq!(b.enemies[0].area, QUEST, "{:?}", t.0);
     assert_eq!(b.tally.wounds_taken, 0, "{:?}", t.0);
 }
+
+/// Bastian alone (0 points, `hand`) in `scenario`'s Hero Phase with `rest` (enemy lines), the
+/// Response cards `draws`, after ending the phase: the trace.
+fn enemy_phase_trace(scenario: &str, hand: &str, rest: &str, draws: &[(u8, u8)]) -> VecTrace {
+    let mut b = pos(&format!(
+        "game scenario={scenario} heroes=1 threat=1 round=1 phase=hero pending=none\n{}{rest}wound_deck Wound:_Gash,Wound:_Gash\nfatigue_deck Fatigue:_Weary\n{}",
+        hero(1, "Bastian", 0, SEVEN_RALLY, hand),
+        responses(draws)
+    ));
+    let mut t = VecTrace::default();
+    play(&mut b, A::EndPhase, &mut t);
+    if b.pending == Pending::Defend {
+        play(&mut b, A::TakeAttack, &mut t);
+    }
+    t
+}
+
+#[test]
+fn an_enemy_unable_to_act_takes_its_alternate_or_does_nothing() {
+    // Enemy Activation: an action that would not change the board is "unable".
+    const SMOKE: &str = "Smoke_over_the_Village";
+    const TRAIL: &str = "The_Huntmaster's_Trail";
+    let archer = "enemy 1 kind=Orc_Archer area=quest seq=0 attach=-\n";
+    let cases: [(&str, &str, String, (u8, u8), &str); 5] = [
+        // An Orc Archer already in the Quest Area cannot disengage (column 2).
+        (
+            SMOKE,
+            "Rally",
+            archer.into(),
+            (2, 0),
+            "Orc Archer is unable to disengage: alternate attack",
+        ),
+        // Nothing to take from a hero without points (column 3: obstruct 2).
+        (
+            SMOKE,
+            "Rally",
+            archer.into(),
+            (3, 0),
+            "Orc Archer is unable to obstruct 2: alternate attack",
+        ),
+        // Nothing to discard (a Wound alone in hand, no persistent card): the Acolyte's
+        // column 3, intimidate 1.
+        (
+            TUTORIAL,
+            "Wound:_Gash",
+            "enemy 1 kind=Acolyte area=quest seq=0 attach=-\n".into(),
+            (3, 0),
+            "Acolyte is unable to intimidate 1: alternate attack",
+        ),
+        // An Orc Warrior already with the first target cannot reengage (column 3).
+        (
+            TRAIL,
+            "Rally",
+            "enemy 1 kind=Orc_Warrior area=1 seq=0 attach=-\n".into(),
+            (3, 0),
+            "Orc Warrior is unable to reengage: does nothing",
+        ),
+        // The Huntmaster's "orc disengage" (column 1) orders the other orcs in its area: the
+        // Warrior in the Quest Area is not in it, the Guard in it is not an orc.
+        (
+            TRAIL,
+            "Rally",
+            "enemy 1 kind=Orc_Huntmaster area=1 seq=0 attach=-\nenemy 2 kind=Orc_Warrior area=quest seq=1 attach=-\nenemy 3 kind=Guard area=1 seq=2 attach=-\n".into(),
+            (1, 0),
+            "Orc Huntmaster is unable to orc disengage: does nothing",
+        ),
+    ];
+    for (scenario, hand, enemies, draw, expected) in cases {
+        let t = enemy_phase_trace(scenario, hand, &enemies, &[draw, (1, 0), (1, 0), (1, 0)]);
+        assert!(traced(&t, expected), "{expected}: {:?}", t.0);
+    }
+}
+
+#[test]
+fn a_summon_with_every_enemy_slot_taken_is_unable() {
+    // The Huntmaster's column 3: "summon Orc Warrior / attack". With all 12 enemy slots in
+    // play there is no room to summon: it attacks instead; with one free it summons.
+    let full: String = (1..=12)
+        .map(|i| {
+            let kind = if i == 1 {
+                "Orc_Huntmaster"
+            } else {
+                "Orc_Warrior"
+            };
+            let area = if i == 1 { "1" } else { "quest" };
+            format!("enemy {i} kind={kind} area={area} seq={} attach=-\n", i - 1)
+        })
+        .collect();
+    let draws = [(3, 0), (1, 0), (1, 0), (1, 0)];
+    let t = enemy_phase_trace("The_Huntmaster's_Trail", "Rally", &full, &draws);
+    assert!(
+        traced(
+            &t,
+            "Orc Huntmaster is unable to summon Orc Warrior: alternate attack"
+        ),
+        "{:?}",
+        t.0
+    );
+    let eleven: String = full.lines().take(11).map(|l| format!("{l}\n")).collect();
+    let t = enemy_phase_trace("The_Huntmaster's_Trail", "Rally", &eleven, &draws);
+    assert!(!traced(&t, "is unable to summon"), "{:?}", t.0);
+}
