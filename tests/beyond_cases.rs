@@ -3073,3 +3073,96 @@ fn a_summon_with_every_enemy_slot_taken_is_unable() {
     let t = enemy_phase_trace("The_Huntmaster's_Trail", "Rally", &eleven, &draws);
     assert!(!traced(&t, "is unable to summon"), "{:?}", t.0);
 }
+
+#[test]
+fn an_attacks_wound_and_fatigue_bonuses_attach_to_an_enemy_left_alive() {
+    let mut t = VecTrace::default();
+    // Backstab (attack 3, Bonus: 1 more Wound) on the Orc Huntmaster (defense 2, health 3):
+    // a hit, Niffil's damage (1 Wound) and the bonus Wound: health 1, alive.
+    let mut b = pos(&format!(
+        "{}{}enemy 1 kind=Orc_Huntmaster area=1 seq=0 attach=-\nwound_deck Wound:_Gash,Wound:_Gash\n{}",
+        game(1, ""),
+        hero(1, "Niffil", 5, "Rally", "Backstab"),
+        responses(&[(1, 0)])
+    ));
+    attack(&mut b, &mut t, 0, card("Backstab"), 0, 0);
+    play(&mut b, A::ResolveAttack, &mut t);
+    assert!(traced(&t, "bonus: 1 more Wound"), "{:?}", t.0);
+    assert_eq!(
+        b.enemies[0].attach.as_slice(),
+        &[card("Wound: Gash"), card("Wound: Gash")]
+    );
+    assert_eq!(b.enemy_stats(0).health, 1);
+    // Burning Hex (attack 2, Bonus: 1 Fatigue) on a Huntmaster weakened by a Bruise (defense
+    // 1, health 2): a hit, Elisa's Wound, then the Fatigue.
+    let mut b = pos(&format!(
+        "{}{}enemy 1 kind=Orc_Huntmaster area=quest seq=0 attach=Wound:_Bruise\nwound_deck Wound:_Gash\nfatigue_deck Fatigue:_Weary\n{}",
+        game(1, ""),
+        hero(1, "Elisa", 5, "Focus", "Burning_Hex"),
+        responses(&[(1, 0)])
+    ));
+    attack(&mut b, &mut t, 0, card("Burning Hex"), 0, 0);
+    play(&mut b, A::ResolveAttack, &mut t);
+    assert!(traced(&t, "bonus: 1 Fatigue"), "{:?}", t.0);
+    assert_eq!(
+        b.enemies[0].attach.as_slice(),
+        &[
+            card("Wound: Bruise"),
+            card("Wound: Gash"),
+            card("Fatigue: Weary")
+        ]
+    );
+}
+
+#[test]
+fn a_cult_priests_heal_takes_a_wound_first_from_each_wounded_orc_warrior_in_its_area() {
+    // Old Friends, the Cult Priest's column 1: "heal Orc Warrior 2 / attack". Candidates: the
+    // wounded Orc Warriors in the Priest's area (Bastian's: the orcs there attack him first,
+    // and he takes each attack). Not: an unwounded one, a wounded Orc Archer. (Every enemy
+    // is in Bastian's area: an Orc Warrior in the Quest Area would engage him before the
+    // Priest acts.) Two candidates for a heal of 2: both healed, each of one attachment, a Wound first
+    // (else the last Fatigue).
+    let enemies = "enemy 1 kind=Cult_Priest area=1 seq=0 attach=-\n\
+        enemy 2 kind=Orc_Warrior area=1 seq=1 attach=Wound:_Gash,Fatigue:_Weary\n\
+        enemy 3 kind=Orc_Warrior area=1 seq=2 attach=-\n\
+        enemy 4 kind=Orc_Archer area=1 seq=3 attach=Wound:_Gash\n\
+        enemy 5 kind=Orc_Warrior area=1 seq=4 attach=Fatigue:_Weary,Fatigue:_Slow\n";
+    let mut b = pos(&format!(
+        "game scenario=Old_Friends heroes=1 threat=1 round=1 phase=hero pending=none\n{}{enemies}wound_deck Wound:_Gash,Wound:_Gash,Wound:_Gash,Wound:_Gash,Wound:_Gash\n{}",
+        hero(1, "Bastian", 0, SEVEN_RALLY, "Rally"),
+        responses(&[(1, 0); 12])
+    ));
+    let mut t = VecTrace::default();
+    play(&mut b, A::EndPhase, &mut t);
+    while b.pending == Pending::Defend {
+        play(&mut b, A::TakeAttack, &mut t);
+    }
+    assert!(traced(&t, "Cult Priest activates"), "{:?}", t.0);
+    assert!(!traced(&t, "Cult Priest is unable to heal"), "{:?}", t.0);
+    let attach = |b: &Beyond, slot: usize| b.enemies[slot].attach.as_slice().to_vec();
+    assert_eq!(attach(&b, 1), vec![card("Fatigue: Weary")], "{:?}", t.0);
+    assert_eq!(attach(&b, 4), vec![card("Fatigue: Weary")], "{:?}", t.0);
+    assert_eq!(attach(&b, 2), Vec::<u8>::new());
+    assert_eq!(
+        attach(&b, 3),
+        vec![card("Wound: Gash")],
+        "not an Orc Warrior"
+    );
+}
+
+#[test]
+fn an_obstruct_takes_up_to_its_value_from_the_first_target_with_points() {
+    // The Orc Archer's column 3, obstruct 2: Bastian with 3 points keeps 1.
+    let mut b = pos(&format!(
+        "game scenario=Smoke_over_the_Village heroes=1 threat=1 round=1 phase=hero pending=none\n{}enemy 1 kind=Orc_Archer area=quest seq=0 attach=-\n{}",
+        hero(1, "Bastian", 3, SEVEN_RALLY, "Rally"),
+        responses(&[(3, 0)])
+    ));
+    let mut t = VecTrace::default();
+    play(&mut b, A::EndPhase, &mut t);
+    assert!(
+        traced(&t, "Orc Archer obstructs Bastian: -2 points"),
+        "{:?}",
+        t.0
+    );
+}
