@@ -3166,3 +3166,30 @@ fn an_obstruct_takes_up_to_its_value_from_the_first_target_with_points() {
         t.0
     );
 }
+
+#[test]
+fn enemies_of_one_kind_activate_in_the_order_they_came_into_play() {
+    // Two Guards in Bastian's area; the one in slot 2 came into play first (seq 0): it
+    // activates first and its attack is the one Bastian defends against.
+    let mut b = pos(&format!(
+        "{}{}enemy 1 kind=Guard area=1 seq=1 attach=-\nenemy 2 kind=Guard area=1 seq=0 attach=-\nwound_deck Wound:_Gash,Wound:_Gash\n{}",
+        game(1, ""),
+        hero(1, "Bastian", 0, SEVEN_RALLY, "Rally"),
+        responses(&[(1, 0), (1, 0), (1, 0)])
+    ));
+    let mut t = VecTrace::default();
+    play(&mut b, A::EndPhase, &mut t);
+    assert_eq!(
+        (b.pending, b.defend.enemy),
+        (Pending::Defend, 1),
+        "{:?}",
+        t.0
+    );
+    play(&mut b, A::TakeAttack, &mut t);
+    assert_eq!(
+        (b.pending, b.defend.enemy),
+        (Pending::Defend, 0),
+        "{:?}",
+        t.0
+    );
+}
