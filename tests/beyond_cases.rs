@@ -3193,3 +3193,34 @@ fn enemies_of_one_kind_activate_in_the_order_they_came_into_play() {
         t.0
     );
 }
+
+#[test]
+fn an_order_is_followed_by_the_other_orcs_in_the_area_then_the_activation_goes_on() {
+    // The Huntmaster's column 1: "support Orc Archer / attack", then "orc disengage": it
+    // attacks (no Orc Archer to support), then orders the Orc Warrior beside it to disengage;
+    // the Warrior then activates from the Quest Area (its column 1: engage / attack).
+    let enemies = "enemy 1 kind=Orc_Huntmaster area=1 seq=0 attach=-\nenemy 2 kind=Orc_Warrior area=1 seq=1 attach=-\n";
+    let t = enemy_phase_trace(
+        "The_Huntmaster's_Trail",
+        "Rally",
+        enemies,
+        &[(1, 0), (1, 0), (1, 0), (1, 0)],
+    );
+    let events = &t.0;
+    let at = |needle: &str| {
+        events
+            .iter()
+            .position(|e| e.contains(needle))
+            .unwrap_or_else(|| panic!("{needle}: {events:?}"))
+    };
+    let order = at("Orc Huntmaster orders: orc disengage");
+    let follows = at("Orc Warrior follows the order");
+    let disengages = at("Orc Warrior disengages");
+    let activates = at("Orc Warrior activates (in the Quest Area)");
+    assert!(order < follows && follows < disengages && disengages < activates);
+    assert_eq!(
+        events.iter().filter(|e| e.contains("orders")).count(),
+        1,
+        "{events:?}"
+    );
+}
