@@ -3196,10 +3196,12 @@ fn enemies_of_one_kind_activate_in_the_order_they_came_into_play() {
 
 #[test]
 fn an_order_is_followed_by_the_other_orcs_in_the_area_then_the_activation_goes_on() {
-    // The Huntmaster's column 1: "support Orc Archer / attack", then "orc disengage": it
-    // attacks (no Orc Archer to support), then orders the Orc Warrior beside it to disengage;
-    // the Warrior then activates from the Quest Area (its column 1: engage / attack).
-    let enemies = "enemy 1 kind=Orc_Huntmaster area=1 seq=0 attach=-\nenemy 2 kind=Orc_Warrior area=1 seq=1 attach=-\n";
+    // The Huntmaster's column 1: "support Orc Archer / attack", then "orc disengage". An Orc
+    // Archer and an Orc Warrior are in Bastian's area with it: the support would not move it
+    // (the Archer is already in its area: unable), so it attacks; then it orders both orcs to
+    // disengage, the one that came into play first (the Warrior, seq 1) first; each then
+    // activates from the Quest Area in its row.
+    let enemies = "enemy 1 kind=Orc_Huntmaster area=1 seq=0 attach=-\nenemy 2 kind=Orc_Archer area=1 seq=2 attach=-\nenemy 3 kind=Orc_Warrior area=1 seq=1 attach=-\n";
     let t = enemy_phase_trace(
         "The_Huntmaster's_Trail",
         "Rally",
@@ -3214,10 +3216,13 @@ fn an_order_is_followed_by_the_other_orcs_in_the_area_then_the_activation_goes_o
             .unwrap_or_else(|| panic!("{needle}: {events:?}"))
     };
     let order = at("Orc Huntmaster orders: orc disengage");
-    let follows = at("Orc Warrior follows the order");
-    let disengages = at("Orc Warrior disengages");
+    let warrior = at("Orc Warrior follows the order");
+    let archer = at("Orc Archer follows the order");
     let activates = at("Orc Warrior activates (in the Quest Area)");
-    assert!(order < follows && follows < disengages && disengages < activates);
+    assert!(
+        order < warrior && warrior < archer && archer < activates,
+        "{events:?}"
+    );
     assert_eq!(
         events.iter().filter(|e| e.contains("orders")).count(),
         1,
