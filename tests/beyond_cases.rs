@@ -3229,3 +3229,53 @@ fn an_order_is_followed_by_the_other_orcs_in_the_area_then_the_activation_goes_o
         "{events:?}"
     );
 }
+
+#[test]
+fn only_the_orcs_in_the_orderers_area_able_to_act_follow_an_order() {
+    // Smoke over the Village, the Orc Warrior's column 3: "orc attack / attack". In the Quest
+    // Area the Warrior cannot reach Bastian (range 1), the Orc Archer can (range 2): the first
+    // Warrior orders, the Archer follows, the other Warrior (unable) does not.
+    let enemies = "enemy 1 kind=Orc_Warrior area=quest seq=0 attach=-\nenemy 2 kind=Orc_Warrior area=quest seq=1 attach=-\nenemy 3 kind=Orc_Archer area=quest seq=2 attach=-\n";
+    let t = enemy_phase_trace(
+        "Smoke_over_the_Village",
+        "Rally",
+        enemies,
+        &[(3, 0), (1, 0), (1, 0), (1, 0)],
+    );
+    assert!(traced(&t, "Orc Warrior orders: orc attack"), "{:?}", t.0);
+    // (The second Warrior then activates and orders the Archer again.)
+    assert!(traced(&t, "Orc Archer follows the order"), "{:?}", t.0);
+    assert!(!traced(&t, "Orc Warrior follows the order"), "{:?}", t.0);
+    // An orc in another hero's area is not ordered: the Huntmaster's "orc disengage" with the
+    // Orc Warrior in Elisa's area (it could disengage) is unable.
+    let mut b = pos(&format!(
+        "game scenario=The_Huntmaster's_Trail heroes=2 threat=1 round=1 phase=hero pending=none\n{}{}enemy 1 kind=Orc_Huntmaster area=1 seq=0 attach=-\nenemy 2 kind=Orc_Warrior area=2 seq=1 attach=-\nwound_deck Wound:_Gash,Wound:_Gash\n{}",
+        hero(1, "Bastian", 0, SEVEN_RALLY, "Rally"),
+        hero(
+            2,
+            "Elisa",
+            0,
+            "Focus,Focus,Focus,Focus,Focus,Focus,Focus",
+            "Focus"
+        ),
+        responses(&[(1, 0), (1, 0), (1, 0), (1, 0)])
+    ));
+    let mut t = VecTrace::default();
+    play(&mut b, A::EndPhase, &mut t);
+    // Bastian as the first target of the tie, then he takes the attack.
+    for _ in 0..4 {
+        match b.pending {
+            Pending::PickTarget { .. } => play(&mut b, A::Target { hero: 0 }, &mut t),
+            Pending::Defend => play(&mut b, A::TakeAttack, &mut t),
+            _ => break,
+        }
+    }
+    assert!(
+        traced(
+            &t,
+            "Orc Huntmaster is unable to orc disengage: does nothing"
+        ),
+        "{:?}",
+        t.0
+    );
+}
