@@ -2994,7 +2994,16 @@ fn an_enemy_unable_to_act_takes_its_alternate_or_does_nothing() {
     const SMOKE: &str = "Smoke_over_the_Village";
     const TRAIL: &str = "The_Huntmaster's_Trail";
     let archer = "enemy 1 kind=Orc_Archer area=quest seq=0 attach=-\n";
-    let cases: [(&str, &str, String, (u8, u8), &str); 5] = [
+    let cases: [(&str, &str, String, (u8, u8), &str); 6] = [
+        // A lone Guard in the Quest Area can neither support another Guard nor reach Bastian
+        // (range 1): column 3, "support Guard / attack", does nothing.
+        (
+            TUTORIAL,
+            "Rally",
+            "enemy 1 kind=Guard area=quest seq=0 attach=-\n".into(),
+            (3, 0),
+            "Guard is unable to support Guard or attack: does nothing",
+        ),
         // An Orc Archer already in the Quest Area cannot disengage (column 2).
         (
             SMOKE,
