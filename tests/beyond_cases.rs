@@ -3288,3 +3288,49 @@ fn only_the_orcs_in_the_orderers_area_able_to_act_follow_an_order() {
         t.0
     );
 }
+
+#[test]
+fn the_quest_phase_refills_the_terrain_and_the_draw_phase_sets_points_from_the_hand_held() {
+    // The tutorial keeps 1 terrain in play: with none and two in the deck, the top one (the
+    // Side Door) comes into play. No enemy in play, threat 1: no spawn. Draw Phase: Bastian's
+    // points are his board's 4 + the 2 cards he holds, then he draws up to his hand size.
+    let mut b = pos(&format!(
+        "game scenario={TUTORIAL} heroes=1 threat=1 round=1 phase=hero pending=none\n{}terrain_deck Rubble,Side_Door\n",
+        hero(1, "Bastian", 0, SEVEN_RALLY, "Rally,Rally")
+    ));
+    let mut t = VecTrace::default();
+    play(&mut b, A::EndPhase, &mut t);
+    assert_eq!(
+        b.terrain.as_slice(),
+        &[content::builtin().terrain_index("Side Door").unwrap()],
+        "{:?}",
+        t.0
+    );
+    assert_eq!(b.terrain_deck.len(), 1);
+    assert_eq!(b.heroes[0].points, 6, "{:?}", t.0);
+    assert_eq!(b.phase, Phase::Hero, "{:?}", t.0);
+}
+
+#[test]
+fn more_enemies_in_play_than_the_overrun_limit_lose_at_the_quest_phase() {
+    // Smoke over the Village: lost when more than 8 enemies are in play after the spawns.
+    // Guards have no activation row there: they stand still through the Enemy Phase.
+    let lost = |guards: usize| {
+        let enemies: String = (1..=guards)
+            .map(|i| format!("enemy {i} kind=Guard area=quest seq={} attach=-\n", i - 1))
+            .collect();
+        let mut b = pos(&format!(
+            "game scenario=Smoke_over_the_Village heroes=1 threat=0 round=1 phase=hero pending=none\n{}{enemies}{}",
+            hero(1, "Bastian", 0, SEVEN_RALLY, "Rally"),
+            responses(&[(1, 0)])
+        ));
+        let mut t = VecTrace::default();
+        play(&mut b, A::EndPhase, &mut t);
+        (b.outcome(), t)
+    };
+    let (eight, t) = lost(8);
+    assert_eq!(eight, None, "{:?}", t.0);
+    let (nine, t) = lost(9);
+    assert!(traced(&t, "LOST: overrun"), "{:?}", t.0);
+    assert!(matches!(nine, Some(Outcome::Lost(_))));
+}
