@@ -2994,7 +2994,9 @@ fn an_enemy_unable_to_act_takes_its_alternate_or_does_nothing() {
     const SMOKE: &str = "Smoke_over_the_Village";
     const TRAIL: &str = "The_Huntmaster's_Trail";
     let archer = "enemy 1 kind=Orc_Archer area=quest seq=0 attach=-\n";
-    let cases: [(&str, &str, String, (u8, u8), &str); 6] = [
+    // (scenario, hand, enemy lines, the activation's Response draw, the expected event)
+    type Case = (&'static str, &'static str, String, (u8, u8), &'static str);
+    let cases: [Case; 6] = [
         // A lone Guard in the Quest Area can neither support another Guard nor reach Bastian
         // (range 1): column 3, "support Guard / attack", does nothing.
         (
