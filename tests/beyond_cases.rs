@@ -2925,14 +2925,13 @@ fn an_attacks_engage_and_disengage_bonuses_move_the_enemy_and_a_persistent_bonus
 fn an_acolytes_poison_on_a_hero_with_an_ally_lets_the_players_redirect_it() {
     // The Acolyte's column 2: "poison". Bastian has the Wolf Companion: the players choose
     // whether the ally takes it (a Wound attached) or Bastian (a Fatigue on his deck).
-    let mut b = pos(&format!(
-        "{}{}hero 1 persist 1 card=Wolf_Companion owner=1 opt=1 uses=0 attach=-\nenemy 1 kind=Acolyte area=quest seq=0 attach=-\nwound_deck Wound:_Gash\nfatigue_deck Fatigue:_Weary\n{}",
-        game(1, ""),
-        hero(1, "Bastian", 0, SEVEN_RALLY, "Rally"),
-        responses(&[(2, 0)])
-    ));
-    let mut t = VecTrace::default();
-    play(&mut b, A::EndPhase, &mut t);
+    let (b, t) = bastian_ends_the_phase(
+        &game(1, ""),
+        0,
+        "Rally",
+        "hero 1 persist 1 card=Wolf_Companion owner=1 opt=1 uses=0 attach=-\nenemy 1 kind=Acolyte area=quest seq=0 attach=-\nwound_deck Wound:_Gash\nfatigue_deck Fatigue:_Weary\n",
+        &[(2, 0)],
+    );
     assert!(traced(&t, "Acolyte poisons Bastian"), "{:?}", t.0);
     assert_eq!(b.pending, Pending::Redirect { hero: 0 }, "{:?}", t.0);
     assert_eq!(
@@ -2941,14 +2940,13 @@ fn an_acolytes_poison_on_a_hero_with_an_ally_lets_the_players_redirect_it() {
     );
     // Without an ally (Stand Firm is persistent, not an Ally), the Fatigue goes straight onto
     // his deck.
-    let mut b = pos(&format!(
-        "{}{}hero 1 persist 1 card=Stand_Firm owner=1 opt=1 uses=2 attach=-\nenemy 1 kind=Acolyte area=quest seq=0 attach=-\nfatigue_deck Fatigue:_Weary\n{}",
-        game(1, ""),
-        hero(1, "Bastian", 0, SEVEN_RALLY, "Rally"),
-        responses(&[(2, 0)])
-    ));
-    let mut t = VecTrace::default();
-    play(&mut b, A::EndPhase, &mut t);
+    let (_, t) = bastian_ends_the_phase(
+        &game(1, ""),
+        0,
+        "Rally",
+        "hero 1 persist 1 card=Stand_Firm owner=1 opt=1 uses=2 attach=-\nenemy 1 kind=Acolyte area=quest seq=0 attach=-\nfatigue_deck Fatigue:_Weary\n",
+        &[(2, 0)],
+    );
     assert!(
         traced(&t, "Fatigue: Weary goes on top of Bastian's deck"),
         "{:?}",
@@ -2960,28 +2958,48 @@ fn an_acolytes_poison_on_a_hero_with_an_ally_lets_the_players_redirect_it() {
 fn a_guards_support_moves_it_to_the_area_with_the_most_guards() {
     // The Guard's column 3: "support Guard / attack". The Guard in Bastian's area supports the
     // other Guard, in the Quest Area: it moves there (and does not attack).
-    let mut b = pos(&format!(
-        "{}{}enemy 1 kind=Guard area=1 seq=0 attach=-\nenemy 2 kind=Guard area=quest seq=1 attach=-\nwound_deck Wound:_Gash,Wound:_Gash\n{}",
-        game(1, ""),
-        hero(1, "Bastian", 0, SEVEN_RALLY, "Rally"),
-        responses(&[(3, 0), (1, 0), (1, 0)])
-    ));
-    let mut t = VecTrace::default();
-    play(&mut b, A::EndPhase, &mut t);
+    let (b, t) = bastian_ends_the_phase(
+        &game(1, ""),
+        0,
+        "Rally",
+        "enemy 1 kind=Guard area=1 seq=0 attach=-\nenemy 2 kind=Guard area=quest seq=1 attach=-\nwound_deck Wound:_Gash,Wound:_Gash\n",
+        &[(3, 0), (1, 0), (1, 0)],
+    );
     assert_eq!(b.enemies[0].area, QUEST, "{:?}", t.0);
     assert_eq!(b.tally.wounds_taken, 0, "{:?}", t.0);
 }
 
-/// Bastian alone (0 points, `hand`) in `scenario`'s Hero Phase with `rest` (enemy lines), the
-/// Response cards `draws`, after ending the phase: the trace.
-fn enemy_phase_trace(scenario: &str, hand: &str, rest: &str, draws: &[(u8, u8)]) -> VecTrace {
+/// Bastian (`points`, `hand`, seven Rally in his deck) in the Hero Phase of the position
+/// headed by `game_line` (its `game` line and any terrain), with `rest` (more position lines)
+/// and the Response cards `draws` (first drawn first), after ending the phase: the state and
+/// its trace.
+fn bastian_ends_the_phase(
+    game_line: &str,
+    points: u8,
+    hand: &str,
+    rest: &str,
+    draws: &[(u8, u8)],
+) -> (Beyond, VecTrace) {
     let mut b = pos(&format!(
-        "game scenario={scenario} heroes=1 threat=1 round=1 phase=hero pending=none\n{}{rest}wound_deck Wound:_Gash,Wound:_Gash\nfatigue_deck Fatigue:_Weary\n{}",
-        hero(1, "Bastian", 0, SEVEN_RALLY, hand),
+        "{game_line}{}{rest}{}",
+        hero(1, "Bastian", points, SEVEN_RALLY, hand),
         responses(draws)
     ));
     let mut t = VecTrace::default();
     play(&mut b, A::EndPhase, &mut t);
+    (b, t)
+}
+
+/// Bastian alone (0 points, `hand`) in `scenario`'s Hero Phase with `rest` (enemy lines), the
+/// Response cards `draws`, after ending the phase and taking an attack if one comes: the trace.
+fn enemy_phase_trace(scenario: &str, hand: &str, rest: &str, draws: &[(u8, u8)]) -> VecTrace {
+    let (mut b, mut t) = bastian_ends_the_phase(
+        &format!("game scenario={scenario} heroes=1 threat=1 round=1 phase=hero pending=none\n"),
+        0,
+        hand,
+        &format!("{rest}wound_deck Wound:_Gash,Wound:_Gash\nfatigue_deck Fatigue:_Weary\n"),
+        draws,
+    );
     if b.pending == Pending::Defend {
         play(&mut b, A::TakeAttack, &mut t);
     }
@@ -3164,13 +3182,13 @@ fn a_cult_priests_heal_takes_a_wound_first_from_each_wounded_orc_warrior_in_its_
 #[test]
 fn an_obstruct_takes_up_to_its_value_from_the_first_target_with_points() {
     // The Orc Archer's column 3, obstruct 2: Bastian with 3 points keeps 1.
-    let mut b = pos(&format!(
-        "game scenario=Smoke_over_the_Village heroes=1 threat=1 round=1 phase=hero pending=none\n{}enemy 1 kind=Orc_Archer area=quest seq=0 attach=-\n{}",
-        hero(1, "Bastian", 3, SEVEN_RALLY, "Rally"),
-        responses(&[(3, 0)])
-    ));
-    let mut t = VecTrace::default();
-    play(&mut b, A::EndPhase, &mut t);
+    let (_, t) = bastian_ends_the_phase(
+        "game scenario=Smoke_over_the_Village heroes=1 threat=1 round=1 phase=hero pending=none\n",
+        3,
+        "Rally",
+        "enemy 1 kind=Orc_Archer area=quest seq=0 attach=-\n",
+        &[(3, 0)],
+    );
     assert!(
         traced(&t, "Orc Archer obstructs Bastian: -2 points"),
         "{:?}",
@@ -3182,14 +3200,13 @@ fn an_obstruct_takes_up_to_its_value_from_the_first_target_with_points() {
 fn enemies_of_one_kind_activate_in_the_order_they_came_into_play() {
     // Two Guards in Bastian's area; the one in slot 2 came into play first (seq 0): it
     // activates first and its attack is the one Bastian defends against.
-    let mut b = pos(&format!(
-        "{}{}enemy 1 kind=Guard area=1 seq=1 attach=-\nenemy 2 kind=Guard area=1 seq=0 attach=-\nwound_deck Wound:_Gash,Wound:_Gash\n{}",
-        game(1, ""),
-        hero(1, "Bastian", 0, SEVEN_RALLY, "Rally"),
-        responses(&[(1, 0), (1, 0), (1, 0)])
-    ));
-    let mut t = VecTrace::default();
-    play(&mut b, A::EndPhase, &mut t);
+    let (mut b, mut t) = bastian_ends_the_phase(
+        &game(1, ""),
+        0,
+        "Rally",
+        "enemy 1 kind=Guard area=1 seq=1 attach=-\nenemy 2 kind=Guard area=1 seq=0 attach=-\nwound_deck Wound:_Gash,Wound:_Gash\n",
+        &[(1, 0), (1, 0), (1, 0)],
+    );
     assert_eq!(
         (b.pending, b.defend.enemy),
         (Pending::Defend, 1),
