@@ -408,6 +408,16 @@ fn br4_draw_to_hand_size_or_a_full_hand_size_by_the_rule_axis() {
         "draws 7 to 9, then discards down"
     );
     assert_eq!(b.pending, Pending::DiscardDown { hero: 0 });
+    // Discarding down to 7 ends the only hero's Draw Phase: the End Phase, then round 2.
+    let pg = card("Plate Guard");
+    play(&mut b, A::Discard { card: pg }, &mut t);
+    play(&mut b, A::Discard { card: pg }, &mut t);
+    assert_eq!(
+        (b.pending, b.round, b.heroes[0].hand.len()),
+        (Pending::None, 2, 7),
+        "{:?}",
+        t.0
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -3256,6 +3266,18 @@ fn an_order_is_followed_by_the_other_orcs_in_the_area_then_the_activation_goes_o
         1,
         "{events:?}"
     );
+    // The orderer does not follow its own order, and the order is its last action: the two
+    // followers act, then the next row begins.
+    assert_eq!(
+        &events[order + 1..activates],
+        [
+            "Orc Warrior follows the order",
+            "Orc Warrior disengages",
+            "Orc Archer follows the order",
+            "Orc Archer disengages"
+        ],
+        "{events:?}"
+    );
 }
 
 #[test]
@@ -3352,4 +3374,298 @@ fn more_enemies_in_play_than_the_overrun_limit_lose_at_the_quest_phase() {
     let (nine, t) = lost(9);
     assert!(traced(&t, "LOST: overrun"), "{:?}", t.0);
     assert!(matches!(nine, Some(Outcome::Lost(_))));
+}
+
+/// The builtin content with the first `from` replaced by `to` (an edited content, for a case
+/// no shipped card has), written to a temporary file named after `tag`: its path.
+fn edited_content(tag: &str, from: &str, to: &str) -> std::path::PathBuf {
+    let text = content::BUILTIN_TOML.replacen(from, to, 1);
+    assert_ne!(
+        text,
+        content::BUILTIN_TOML,
+        "{from} is in the builtin content"
+    );
+    let path =
+        std::env::temp_dir().join(format!("sololab-beyond-{tag}-{}.toml", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn an_allys_defense_is_beaten_by_the_enemys_attack_plus_the_response_value() {
+    // Allies (CONTENT.md, "Allies"): the ally defends with its defense against the enemy's
+    // attack + a Response card. Guard (column 1, "attack / engage") attack 3 + Response 0
+    // against Guardian Spirit's defense 2: 3 > 2, a hit, a Wound attached to the Spirit.
+    let mut b = ally_state("Guardian_Spirit", "Guard", &[(1, 0), (1, 0)]);
+    let mut t = VecTrace::default();
+    play(&mut b, A::EndPhase, &mut t);
+    play(&mut b, A::AllyTakes { ally: 0 }, &mut t);
+    assert!(
+        traced(&t, "3 + response 0 = 3 against defense 2"),
+        "{:?}",
+        t.0
+    );
+    assert_eq!(
+        b.heroes[0].persist[0].attach.as_slice(),
+        &[card("Wound: Gash")],
+        "{:?}",
+        t.0
+    );
+    assert_eq!(b.tally.wounds_taken, 0, "the hero took nothing");
+}
+
+#[test]
+fn a_defense_card_committed_by_an_aiding_hero_goes_to_that_heros_discard_pile() {
+    // Enemy Attacks: Elisa aids Bastian's defense with Flame Wall (range 2); after the attack
+    // resolves (Guard 3 + 0 against Flame Wall's 2: a hit, a Wound to Bastian) the card goes
+    // to its owner's discard pile, Elisa's, not the defender's.
+    let mut b = pos(&format!(
+        "{}hero 1 name=Bastian side=0 points=0 known=0 items=-,-,-,-,-\nhero 1 deck Rally,Rally,Rally,Rally,Rally,Rally,Rally\nhero 1 hand Rally\nhero 2 name=Elisa side=0 points=3 known=0 items=-,-,-,-,-\nhero 2 deck Focus,Focus,Focus,Focus,Focus,Focus,Focus\nhero 2 hand Flame_Wall\nenemy 1 kind=Guard area=1 seq=0 attach=-\nwound_deck Wound:_Gash\n{}",
+        game(2, ""),
+        responses(&[(1, 0), (1, 0)])
+    ));
+    let mut t = VecTrace::default();
+    play(&mut b, A::EndPhase, &mut t);
+    let wall = card("Flame Wall");
+    defend(&mut b, &mut t, 1, wall, 0);
+    play(&mut b, A::TakeAttack, &mut t);
+    assert!(
+        traced(&t, "= 3 against Bastian's defense 2: hit"),
+        "{:?}",
+        t.0
+    );
+    assert_eq!(b.heroes[1].discard.as_slice(), &[wall], "{:?}", t.0);
+    assert!(b.heroes[0].discard.is_empty(), "{:?}", t.0);
+}
+
+#[test]
+fn a_defense_options_bonus_effect_resolves_after_the_enemy_attack() {
+    // Bonus (rulebook): Defense card effects marked Bonus resolve after the main action. No
+    // shipped Defense option has one: an edited content whose Plate Guard (defense 2) also
+    // gives 2 points. Two Guards attack Bastian (0 points); after the first attack (3 + 0
+    // against 2: a hit) he holds 2 points when the second Guard's attack comes.
+    let path = edited_content(
+        "defense-bonus",
+        r#"options = [{ type = "defense", range = 1, cost = 0, defense = 2 }]"#,
+        r#"options = [{ type = "defense", range = 1, cost = 0, defense = 2, effects = [{ effect = "points", value = 2 }] }]"#,
+    );
+    let mut b = pos_in(
+        path.to_str().unwrap(),
+        &format!(
+            "{}{}enemy 1 kind=Guard area=1 seq=1 attach=-\nenemy 2 kind=Guard area=1 seq=0 attach=-\nwound_deck Wound:_Gash,Wound:_Gash\n{}",
+            game(1, ""),
+            hero(1, "Bastian", 0, SEVEN_RALLY, "Plate_Guard,Rally"),
+            responses(&[(1, 0), (1, 0), (1, 0)])
+        ),
+    );
+    let _ = std::fs::remove_file(&path);
+    let mut t = VecTrace::default();
+    play(&mut b, A::EndPhase, &mut t);
+    defend(&mut b, &mut t, 0, card("Plate Guard"), 0);
+    play(&mut b, A::TakeAttack, &mut t);
+    assert!(traced(&t, "against Bastian's defense 2: hit"), "{:?}", t.0);
+    assert_eq!(
+        (b.pending, b.defend.enemy, b.heroes[0].points),
+        (Pending::Defend, 0, 2),
+        "{:?}",
+        t.0
+    );
+}
+
+/// Bastian's Stand Firm turned into a lasting (`uses = 0`) persistent `stat` +`value` card (an
+/// edited content: no shipped persistent card has a points, heal or draw effect), in his Hero
+/// Area; `hand` in hand, the tutorial's Hero Phase, no enemies. After ending the phase.
+fn lasting_stand_firm(stat: &str, value: u8, hand: &str) -> (Beyond, VecTrace) {
+    let path = edited_content(
+        &format!("lasting-{stat}"),
+        r#"stat = "defense", value = 1, uses = 2 }"#,
+        &format!(r#"stat = "{stat}", value = {value}, uses = 0 }}"#),
+    );
+    let mut b = pos_in(
+        path.to_str().unwrap(),
+        &format!(
+            "{}{}hero 1 persist 1 card=Stand_Firm owner=1 opt=1 uses=0 attach=-\n",
+            game(1, ""),
+            hero(1, "Bastian", 0, SEVEN_RALLY, hand)
+        ),
+    );
+    let _ = std::fs::remove_file(&path);
+    let mut t = VecTrace::default();
+    play(&mut b, A::EndPhase, &mut t);
+    (b, t)
+}
+
+#[test]
+fn a_persistent_points_card_adds_to_the_draw_phase_points() {
+    // Draw Phase: Action Points are set to the starting value + one per card held; a
+    // persistent `points` card adds its value at that reset (CONTENT.md, "Persistent cards").
+    // Bastian: board 4 + Stand Firm's (edited) 2 + the 2 cards he holds = 8.
+    let (b, t) = lasting_stand_firm("points", 2, "Rally,Rally");
+    assert_eq!((b.round, b.phase), (2, Phase::Hero), "{:?}", t.0);
+    assert_eq!(b.heroes[0].points, 8, "{:?}", t.0);
+}
+
+#[test]
+fn a_persistent_heal_card_heals_its_hero_in_the_end_phase() {
+    // End Phase: the heroes' card effects resolve (CONTENT.md, "Persistent cards": `heal` in
+    // the End Phase). Stand Firm edited to heal 1: the Gash Bastian holds goes back to its
+    // pile after the Draw Phase (he drew up to 7: 6 Rally are left in hand).
+    let gash = card("Wound: Gash");
+    let (b, t) = lasting_stand_firm("heal", 1, "Rally,Wound:_Gash");
+    assert_eq!((b.round, b.phase), (2, Phase::Hero), "{:?}", t.0);
+    assert!(traced(&t, "Bastian heals Wound: Gash"), "{:?}", t.0);
+    assert!(!b.heroes[0].hand.as_slice().contains(&gash), "{:?}", t.0);
+    assert_eq!(b.heroes[0].hand.len(), 6);
+}
+
+#[test]
+fn a_scenario_won_in_the_quest_phase_skips_the_draw_phase() {
+    // Quest Phase, then the win check: the tutorial (terrain cleared) with no terrain in play
+    // and none in its deck is won there; no Draw Phase follows (Bastian draws nothing, his
+    // points stay).
+    let mut b = pos(&format!(
+        "game scenario={TUTORIAL} heroes=1 threat=1 round=1 phase=hero pending=none\n{}",
+        hero(1, "Bastian", 3, SEVEN_RALLY, "Rally")
+    ));
+    let mut t = VecTrace::default();
+    play(&mut b, A::EndPhase, &mut t);
+    assert_eq!(b.outcome(), Some(Outcome::Won), "{:?}", t.0);
+    assert_eq!(
+        (b.phase, b.heroes[0].hand.len(), b.heroes[0].points),
+        (Phase::Over, 1, 3),
+        "{:?}",
+        t.0
+    );
+    assert!(!traced(&t, "-- draw phase --"), "{:?}", t.0);
+    // In a campaign the win goes to the campaign step (Campaign Play): The Huntmaster's Trail
+    // with no Orc Huntmaster in play or in its deck is won in the Quest Phase, and its reward
+    // item (the top of the item deck) is offered at once, with no Draw Phase.
+    let c = content::builtin();
+    let mut b = campaign_state(
+        "The_Huntmaster's_Trail",
+        1,
+        "hero 1 deck Rally,Rally,Rally,Rally,Rally,Rally,Rally\nhero 1 hand Rally\nitem_deck Iron_Helm,Chain_Shirt\n",
+    );
+    let mut t = VecTrace::default();
+    play(&mut b, A::EndPhase, &mut t);
+    assert_eq!(
+        (b.phase, b.pending, b.tally.won),
+        (
+            Phase::Campaign,
+            Pending::Equip {
+                item: c.item_index("Chain Shirt").unwrap()
+            },
+            1
+        ),
+        "{:?}",
+        t.0
+    );
+    assert!(!traced(&t, "-- draw phase --"), "{:?}", t.0);
+}
+
+#[test]
+fn an_obstruct_passes_over_a_first_hero_without_points() {
+    // Obstruct X (rulebook): a target hero in range loses X points; the targets are the heroes
+    // with points (CONTENT.md, "Target priority ties"). Old Friends, column 3: the Orc Archer
+    // (range 2) "obstruct 1 / attack" ranks Bastian first (no enemy engaged, one card in
+    // hand), but he has no points: Elisa's 3 become 2. Then the Boneworm in her area, unable
+    // to "insectoid attack" (no other insectoid), attacks her: her points are read there,
+    // before the Draw Phase resets them.
+    let mut b = pos(&format!(
+        "game scenario=Old_Friends heroes=2 threat=1 round=1 phase=hero pending=none\n{}{}enemy 1 kind=Orc_Archer area=quest seq=0 attach=-\nenemy 2 kind=Boneworm area=2 seq=1 attach=-\n{}",
+        hero(1, "Bastian", 0, SEVEN_RALLY, "Rally"),
+        hero(
+            2,
+            "Elisa",
+            3,
+            "Focus,Focus,Focus,Focus,Focus,Focus,Focus",
+            "Focus,Focus"
+        ),
+        responses(&[(3, 0)])
+    ));
+    let mut t = VecTrace::default();
+    play(&mut b, A::EndPhase, &mut t);
+    assert!(
+        traced(&t, "Orc Archer obstructs Elisa: -1 points"),
+        "{:?}",
+        t.0
+    );
+    assert!(!traced(&t, "obstructs Bastian"), "{:?}", t.0);
+    assert_eq!(
+        (b.pending, b.defend.hero, b.defend.enemy),
+        (Pending::Defend, 1, 1),
+        "{:?}",
+        t.0
+    );
+    assert_eq!(
+        (b.heroes[0].points, b.heroes[1].points),
+        (0, 2),
+        "{:?}",
+        t.0
+    );
+}
+
+#[test]
+fn an_activating_enemy_found_out_of_play_ends_its_activation_and_no_enemy_activates_twice() {
+    // Enemy Activation: each enemy of a row activates once, top to bottom. No play leaves the
+    // activating enemy's slot empty (enemies leave play only to hero attacks), but a position
+    // can: the Guard in slot 1 has activated (done) and its attack is being defended, the
+    // cursor names an empty slot 2 as the activating Guard. That activation ends; the Guard
+    // does not activate again: the Enemy Phase ends and round 2 begins.
+    let mut b = pos(&format!(
+        "{}{}enemy 1 kind=Guard area=1 seq=0 attach=-\ndefend hero=1 enemy=1 total=0 spent=0 cards=-\ncursor column=1 row=1 enemy=2 act=0 eligible=3 done=1 rank=1,2,3,4 ranked=1 followers=0 order=0 follower=- ability=0 ability_value=0\nwound_deck Wound:_Gash,Wound:_Gash\n{}",
+        game(1, "").replace("phase=hero pending=none", "phase=enemy pending=defend"),
+        hero(1, "Bastian", 0, SEVEN_RALLY, "Rally"),
+        responses(&[(1, 0), (1, 0), (1, 0)])
+    ));
+    let mut t = VecTrace::default();
+    play(&mut b, A::TakeAttack, &mut t);
+    assert_eq!(
+        (b.round, b.phase, b.pending),
+        (2, Phase::Hero, Pending::None),
+        "{:?}",
+        t.0
+    );
+    assert!(!traced(&t, "Guard activates"), "{:?}", t.0);
+}
+
+#[test]
+fn an_enemy_summoned_into_the_slot_of_one_that_left_play_still_waits_a_phase() {
+    // Summon (CONTENT.md, "Summon"): a summoned enemy does not activate in the phase it
+    // arrives. A position no play reaches (enemies leave play only to hero attacks): the
+    // cursor names an empty slot 2 as the activating Orc Huntmaster, in play when the phase
+    // began. The Huntmaster in slot 1 then activates (column 3: "summon Orc Warrior") and the
+    // Warrior takes the first free slot, that slot 2: it does not activate in the Orc
+    // Warrior row; the Enemy Phase ends and round 2 begins.
+    let mut b = pos(&format!(
+        "game scenario=The_Huntmaster's_Trail heroes=1 threat=1 round=1 phase=enemy pending=intimidate:1:1\n{}enemy 1 kind=Orc_Huntmaster area=1 seq=0 attach=-\ncursor column=3 row=1 enemy=2 act=0 eligible=3 done=0 rank=1,2,3,4 ranked=1 followers=0 order=0 follower=- ability=0 ability_value=0\nwound_deck Wound:_Gash,Wound:_Gash\nfatigue_deck Fatigue:_Weary\n{}",
+        hero(1, "Bastian", 0, SEVEN_RALLY, "Rally"),
+        responses(&[(1, 0), (1, 0), (1, 0)])
+    ));
+    let mut t = VecTrace::default();
+    play(
+        &mut b,
+        A::Discard {
+            card: card("Rally"),
+        },
+        &mut t,
+    );
+    assert!(
+        traced(&t, "Orc Huntmaster summons Orc Warrior"),
+        "{:?}",
+        t.0
+    );
+    assert_eq!(
+        b.enemies[1].kind,
+        content::builtin().enemy_index("Orc Warrior").unwrap(),
+        "{:?}",
+        t.0
+    );
+    assert!(!traced(&t, "Orc Warrior activates"), "{:?}", t.0);
+    assert_eq!(
+        (b.round, b.phase, b.pending),
+        (2, Phase::Hero, Pending::None),
+        "{:?}",
+        t.0
+    );
 }
