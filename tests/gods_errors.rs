@@ -112,3 +112,187 @@ fn an_unknown_asset_in_a_deck_is_refused() {
         "{e}"
     );
 }
+
+/// The builtin content with each `(find, replace)` edit applied once, parsed as `t.toml`.
+fn parse_edited(edits: &[(&str, &str)]) -> Result<&'static str, String> {
+    let mut text = sololab::games::gods::content::BUILTIN_TOML.to_string();
+    for (find, replace) in edits {
+        assert!(text.contains(find), "{find}");
+        text = text.replacen(find, replace, 1);
+    }
+    sololab::games::gods::content_file::parse(&text, "t.toml")
+        .map(|c| {
+            let n = c.wounds.len();
+            let a = c.assets.len();
+            let o: usize = c.encounters.iter().map(|e| e.obstacles.len()).sum();
+            &*Box::leak(format!("{n} wounds, {a} assets, {o} obstacles").into_boxed_str())
+        })
+        .map_err(|e| e.to_string())
+}
+
+/// `n` more asset cards after Scavenge, each a copy of Quick Step under its own name.
+fn extra_assets(n: usize) -> String {
+    let mut s = "name = \"Scavenge\"\neffect = \"scavenge\"\n".to_string();
+    for i in 0..n {
+        s += &format!("\n[[asset]]\nname = \"Step {i}\"\neffect = \"quick_step\"\n");
+    }
+    s
+}
+
+/// Every numeric limit of the content format holds at its bound and refuses one past it
+/// (`src/games/gods/content_file.rs`; the format's header in `content/gods.toml`): a wound card's
+/// count defaults to 1; sizes, moves and radii are above 0 and at most 600 inches; 1 to 8 asset
+/// cards; at most 16 wound cards and at least `wounds_to_perish` (10); a defense from -5; at most
+/// 12 obstacles an encounter; a rectangle has x0 < x1 and y0 < y1 and lies on the table.
+#[test]
+fn the_content_formats_limits_hold_at_their_bounds_and_refuse_past_them() {
+    // 15 wound cards, 5 assets and 2 + 5 + 5 + 4 + 5 + 6 obstacles as shipped.
+    let base = parse_edited(&[]).unwrap();
+    assert!(base.starts_with("15 wounds, 5 assets"), "{base}");
+    // Twisted Ankle's `count = 2` left out: one card.
+    let one = parse_edited(&[("effect = \"move\"\ncount = 2", "effect = \"move\"")]).unwrap();
+    assert!(one.starts_with("14 wounds"), "{one}");
+
+    let brute_move = "name = \"Brute\"\nmove = 5.0";
+    for (v, ok) in [
+        ("600.0", true),
+        ("0.01", true),
+        ("0.0", false),
+        ("600.5", false),
+        ("-1.0", false),
+    ] {
+        let r = parse_edited(&[(brute_move, &format!("name = \"Brute\"\nmove = {v}"))]);
+        assert_eq!(r.is_ok(), ok, "move = {v}: {r:?}");
+        if let Err(e) = r {
+            assert!(e.contains("fateling 'Brute': field 'move'"), "{e}");
+        }
+    }
+
+    let scavenge = "name = \"Scavenge\"\neffect = \"scavenge\"\n";
+    assert!(
+        parse_edited(&[(scavenge, &extra_assets(3))])
+            .unwrap()
+            .contains("8 assets")
+    );
+    let e = parse_edited(&[(scavenge, &extra_assets(4))]).unwrap_err();
+    assert!(e.ends_with("asset: need 1 to 8 asset cards"), "{e}");
+
+    // Bruise's 5 copies: 6 makes 16 wound cards (the most), 7 makes 17; 1 with Torn Muscle's 2
+    // at 1 makes 10 (exactly wounds_to_perish), and with Blurred Vision's at 1 too, 9.
+    let bruise = "effect = \"none\"\ncount = 5";
+    assert!(
+        parse_edited(&[(bruise, "effect = \"none\"\ncount = 6")])
+            .unwrap()
+            .starts_with("16 wounds")
+    );
+    for edits in [
+        vec![(bruise, "effect = \"none\"\ncount = 7")],
+        vec![
+            (bruise, "effect = \"none\"\ncount = 1"),
+            (
+                "effect = \"strength\"\ncount = 2",
+                "effect = \"strength\"\ncount = 1",
+            ),
+            ("effect = \"aim\"\ncount = 2", "effect = \"aim\"\ncount = 1"),
+        ],
+    ] {
+        let e = parse_edited(&edits).unwrap_err();
+        assert!(e.contains(": wound: "), "{edits:?}: {e}");
+    }
+    let ten = parse_edited(&[
+        (bruise, "effect = \"none\"\ncount = 1"),
+        (
+            "effect = \"strength\"\ncount = 2",
+            "effect = \"strength\"\ncount = 1",
+        ),
+    ]);
+    assert!(ten.as_ref().unwrap().starts_with("10 wounds"), "{ten:?}");
+
+    // A defense of -5 is the lowest allowed.
+    let brute_defense = "attack = 6\ndefense = 7";
+    assert!(parse_edited(&[(brute_defense, "attack = 6\ndefense = -5")]).is_ok());
+    assert!(parse_edited(&[(brute_defense, "attack = 6\ndefense = -6")]).is_err());
+
+    // lone_brute's two obstacles with 10 more circles: 12, then 13.
+    let lone = "obstacles = [{ circle = [7.0, 11.0, 1.5] }, { rect = [14.0, 10.0, 18.0, 11.0] }]";
+    let circles = |k: usize| {
+        let extra: Vec<String> = (0..k)
+            .map(|i| format!("{{ circle = [{}.0, 22.0, 0.5] }}", 2 + 2 * i))
+            .collect();
+        format!(
+            "obstacles = [{{ circle = [7.0, 11.0, 1.5] }}, {{ rect = [14.0, 10.0, 18.0, 11.0] }}, {}]",
+            extra.join(", ")
+        )
+    };
+    assert!(parse_edited(&[(lone, &circles(10))]).is_ok());
+    let e = parse_edited(&[(lone, &circles(11))]).unwrap_err();
+    assert!(
+        e.contains("encounter 'lone_brute': field 'obstacles': at most 12 obstacles"),
+        "{e}"
+    );
+
+    // Rectangles: empty in x or in y, or off the table on the low side, are refused.
+    let wall = "{ rect = [14.0, 10.0, 18.0, 11.0] }";
+    for bad in [
+        "{ rect = [14.0, 10.0, 14.0, 11.0] }",
+        "{ rect = [18.0, 10.0, 14.0, 11.0] }",
+        "{ rect = [14.0, 10.0, 18.0, 10.0] }",
+        "{ rect = [-1.0, 10.0, 18.0, 11.0] }",
+        "{ rect = [14.0, -1.0, 18.0, 11.0] }",
+    ] {
+        let e = parse_edited(&[(wall, bad)]).unwrap_err();
+        assert!(
+            e.contains("encounter 'lone_brute': field 'obstacles[2].rect'"),
+            "{bad}: {e}"
+        );
+    }
+    assert!(parse_edited(&[(wall, "{ rect = [0.0, 0.0, 1.0, 1.0] }")]).is_ok());
+}
+
+/// A position line with a key its kind does not have is refused, and errors name the line
+/// (1-based, counting blank and comment lines); a base off the table on any side is refused,
+/// one just on it is read.
+#[test]
+fn a_position_refuses_unknown_keys_and_bases_off_the_table_naming_the_line() {
+    use sololab::Game;
+    use sololab::games::gods::Gods;
+    let c = sololab::games::gods::content::builtin();
+    let base = Gods::blank(c, c.encounter_index("lone_brute").unwrap()).to_position();
+    // The base with its `scoundrel` line (line n) replaced, after a comment and a blank line.
+    let with = |line: &str| {
+        let body: Vec<&str> = base
+            .lines()
+            .map(|l| if l.starts_with("scoundrel ") { line } else { l })
+            .collect();
+        format!("# a comment\n\n{}\n", body.join("\n"))
+    };
+    let n = 3 + base
+        .lines()
+        .position(|l| l.starts_with("scoundrel "))
+        .unwrap();
+    let e = Gods::from_position(&with("scoundrel at=(12.00,2.00) colour=red")).unwrap_err();
+    assert_eq!(e.line, n, "{e}");
+    assert!(e.message.contains("unknown key 'colour'"), "{e}");
+    // lone_brute's table is 24 x 24 and her base's radius 0.5.
+    for p in [
+        "(0.40,12.00)",
+        "(12.00,0.40)",
+        "(23.60,12.00)",
+        "(12.00,23.60)",
+    ] {
+        let e = Gods::from_position(&with(&format!("scoundrel at={p}"))).unwrap_err();
+        assert_eq!(e.line, n, "{e}");
+        assert!(e.message.contains("off the table"), "{p}: {e}");
+    }
+    for p in [
+        "(0.50,12.00)",
+        "(12.00,0.50)",
+        "(23.50,12.00)",
+        "(12.00,23.50)",
+    ] {
+        assert!(
+            Gods::from_position(&with(&format!("scoundrel at={p}"))).is_ok(),
+            "{p}"
+        );
+    }
+}

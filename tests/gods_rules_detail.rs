@@ -1009,3 +1009,208 @@ fn can_shoot_follows_sight_range_combat_and_the_rule() {
     g.fatelings[0].state = FState::Slain;
     check(&g, 0, false);
 }
+
+/// The leaf evaluation's features (`Game::features`, names in `sololab::games::gods::FEATURES`)
+/// read the state they name: wound cards left before she perishes, face-up wounds, fatelings on
+/// the table, their wounds left, the named target's wounds left (the encounter's win: slay all,
+/// slay one while it is on the table, else 0), the edge distance to a Reach objective, the
+/// fatelings whose reaction is an attack or a shot (threats) and those that also just see her,
+/// the hand, the rounds left, and won / lost.
+#[test]
+fn the_features_read_wounds_targets_objectives_threats_hand_rounds_and_the_result() {
+    let f = |g: &Gods| {
+        let mut out = [0.0; 12];
+        g.features(&mut out);
+        out
+    };
+    // lone_brute (slay all): the Brute (6 wounds) with 2 taken, 15 inches away behind the wall
+    // (14-18, 10-11), patrolling.
+    let mut g = at(
+        "lone_brute",
+        "clock round=3 phase=scoundrel actions_left=2 assets_used=0 noise=0 result=0 decisions=0\n\
+         scoundrel at=(16.00,5.00)\n\
+         fateling 1 state=active at=(16.00,20.00) wounds=2 activated=0 patrol=1\n\
+         hand Rain_Fire=1,Second_Wind=2\n\
+         wounds drawn=3 face_up=1,3",
+    );
+    assert_eq!(g.reaction(0), Reaction::Patrol);
+    let v = f(&g);
+    assert_eq!(v[0], 7.0, "10 to perish, 3 drawn");
+    assert_eq!(v[1], 2.0, "face up: slots 1 and 3");
+    assert_eq!(v[2], 1.0, "one fateling on the table");
+    assert_eq!(v[3], 4.0, "6 wounds, 2 taken");
+    assert_eq!(v[4], 4.0, "slay all: the target's wounds are every foe's");
+    assert_eq!(v[5], 0.0, "no objective");
+    assert_eq!((v[6], v[7]), (0.0, 0.0), "not sensed");
+    assert_eq!(v[8], 3.0, "three cards in hand");
+    assert_eq!(v[9], 7.0, "round 3 of 10");
+    assert_eq!((v[10], v[11]), (0.0, 0.0));
+    // Within reach it attacks (a threat, and it sees her); in the open past the wall's end it
+    // only sees her.
+    g.fatelings[0].at = Pos::from_pt(Pt::new(16.0, 6.6));
+    assert_eq!(g.reaction(0), Reaction::Attack);
+    assert_eq!(f(&g)[6..8], [1.0, 1.0]);
+    g.fatelings[0].at = Pos::from_pt(Pt::new(12.0, 10.0));
+    assert_eq!(g.reaction(0), Reaction::Sight);
+    assert_eq!(f(&g)[6..8], [0.0, 1.0]);
+    // The result: won, then lost.
+    g.result = 1;
+    assert_eq!(f(&g)[10..12], [1.0, 0.0]);
+    g.result = 2;
+    assert_eq!(f(&g)[10..12], [0.0, 1.0]);
+
+    // sentries (reach the Relic at (33, 12), radius 1): the edge distance from her base (0.5).
+    let g = at(
+        "sentries",
+        "clock round=1 phase=scoundrel actions_left=2 assets_used=0 noise=0 result=0 decisions=0\n\
+         scoundrel at=(28.00,12.00)",
+    );
+    let v = f(&g);
+    assert!(
+        (v[5] - 3.5).abs() < 1e-5,
+        "5 between centres - 1 - 0.5: {}",
+        v[5]
+    );
+    assert_eq!(v[4], 0.0, "reach: no target");
+
+    // witch_coven (slay the Witch): the Witch's wounds left while she is on the table, 0 once
+    // she is not; the other fatelings' wounds count only among the foes'.
+    let g = at("witch_coven", "");
+    let sololab::games::gods::content::Win::Slay(w) = g.enc().win else {
+        panic!("witch_coven is won by slaying the Witch")
+    };
+    let w = w as usize;
+    let mut g = g;
+    g.fatelings[w].wounds = 1;
+    let v = f(&g);
+    let witch = g.kind(w).wounds as f64;
+    assert_eq!(v[4], witch - 1.0);
+    let foes: f64 = g
+        .actives()
+        .map(|x| (g.kind(x).wounds - g.fatelings[x].wounds) as f64)
+        .sum();
+    assert_eq!(v[3], foes);
+    assert!(v[3] > v[4], "the guards and archers count too");
+    g.fatelings[w].state = FState::Slain;
+    assert_eq!(f(&g)[4], 0.0, "the Witch is off the table");
+}
+
+/// The per-game metrics (`Game::metrics`, names in `sololab::games::gods::METRICS`) and the
+/// turn count (`Game::turns`: rounds) are the state's own tallies at the end of a game.
+#[test]
+fn the_metrics_and_turns_are_the_games_tallies() {
+    let setup = Gods::resolve_setup(&sololab::SetupValues::new()).unwrap();
+    let mut checked = 0;
+    for seed in 0..40 {
+        let mut rng = stream_rng(seed, 0, Stream::Setup);
+        let mut g = Gods::new_game(&setup, &mut rng);
+        let mut buf = Vec::new();
+        let mut k = 0u64;
+        while g.result == 0 {
+            g.legal_actions(&mut buf);
+            // A fixed, varied pick (not a policy): every kind of action gets played.
+            let a = buf[(k as usize * 7 + 3) % buf.len()];
+            k += 1;
+            g.apply(a, &mut rng);
+        }
+        let mut m = [0i64; 9];
+        g.metrics(&mut m);
+        let t = &g.tally;
+        assert_eq!(
+            m,
+            [
+                (g.result == 1) as i64,
+                g.wounds_drawn as i64,
+                g.face_up_count() as i64,
+                t.slain as i64,
+                t.damage as i64,
+                t.attacks as i64,
+                t.shots as i64,
+                t.prepares as i64,
+                t.assets as i64,
+            ]
+        );
+        assert_eq!(g.turns(), g.round as u32);
+        assert!(g.round >= 1);
+        checked += (m[0] == 0 && m[1] > 0) as u32;
+    }
+    assert!(checked > 0, "some game was lost with wounds drawn");
+}
+
+/// Determinization re-samples only what the Scoundrel cannot see (Game::determinize): the
+/// asset deck's order and the order of the wound cards not yet drawn; the drawn wounds (and
+/// their faces), the hand and the multiset of each deck stay. Every undrawn wound card comes
+/// next about equally often, the one already next included. `conceal` sorts the same two runs.
+#[test]
+fn determinize_reshuffles_only_the_unseen_cards_uniformly_and_conceal_sorts_them() {
+    let setup = Gods::resolve_setup(&sololab::SetupValues::new()).unwrap();
+    let mut rng = stream_rng(3, 0, Stream::Setup);
+    let mut g = Gods::new_game(&setup, &mut rng);
+    g.draw_wound(true, &mut NoTrace);
+    g.draw_wound(false, &mut NoTrace);
+    let lo = g.wounds_drawn as usize;
+    let n = g.content.wounds.len();
+    assert!(n - lo >= 4 && g.deck_len >= 4);
+    let sorted = |s: &[u8]| {
+        let mut v = s.to_vec();
+        v.sort_unstable();
+        v
+    };
+    // How often each wound card (by id: the deck holds some cards twice) comes next.
+    let mut next = [0u32; 256];
+    let mut deck_moved = false;
+    let mut d = stream_rng(3, 0, Stream::Policy);
+    let trials = 4000;
+    for _ in 0..trials {
+        let mut h = g;
+        h.determinize(&mut d);
+        assert_eq!(h.wound_deck[..lo], g.wound_deck[..lo], "drawn wounds stay");
+        assert_eq!(h.face_up, g.face_up);
+        assert_eq!(h.hand, g.hand);
+        assert_eq!(
+            h.wound_deck[n..],
+            g.wound_deck[n..],
+            "no slot past the deck"
+        );
+        assert_eq!(sorted(&h.wound_deck[lo..n]), sorted(&g.wound_deck[lo..n]));
+        let k = g.deck_len as usize;
+        assert_eq!(sorted(&h.deck[..k]), sorted(&g.deck[..k]));
+        deck_moved |= h.deck[..k] != g.deck[..k];
+        next[h.wound_deck[lo] as usize] += 1;
+    }
+    assert!(deck_moved, "the asset deck is re-shuffled");
+    // Each undrawn card comes next in proportion to its copies among the n - lo undrawn
+    // (binomial: within 6 standard deviations), and no other card does.
+    for (id, &c) in next.iter().enumerate() {
+        let copies = g.wound_deck[lo..n]
+            .iter()
+            .filter(|&&x| x as usize == id)
+            .count();
+        let p = copies as f64 / (n - lo) as f64;
+        let (mean, sd) = (trials as f64 * p, (trials as f64 * p * (1.0 - p)).sqrt());
+        assert!(
+            (c as f64 - mean).abs() <= 6.0 * sd,
+            "wound card {id} ({copies} undrawn) came next {c} times of {trials} (about {mean:.0})"
+        );
+    }
+    let mut h = g;
+    h.conceal();
+    assert_eq!(h.wound_deck[..lo], g.wound_deck[..lo]);
+    assert_eq!(h.wound_deck[lo..n], sorted(&g.wound_deck[lo..n])[..]);
+    let k = g.deck_len as usize;
+    assert_eq!(h.deck[..k], sorted(&g.deck[..k])[..]);
+}
+
+/// An action's text (`Game::action_text`, the trace and `sololab play`) is the rules' own
+/// description of it.
+#[test]
+fn the_action_text_is_the_rules_description() {
+    let g = pair("lone_brute", 0, "(12.00,18.50)", 1, "(12.00,20.00)");
+    let acts = legal(&g);
+    assert!(acts.len() > 5);
+    for a in acts {
+        let t = g.action_text(a);
+        assert_eq!(t, g.describe(a));
+        assert!(t.len() > 3, "{t}");
+    }
+}
