@@ -246,7 +246,13 @@ fn the_content_formats_limits_hold_at_their_bounds_and_refuse_past_them() {
             "{bad}: {e}"
         );
     }
-    assert!(parse_edited(&[(wall, "{ rect = [0.0, 0.0, 1.0, 1.0] }")]).is_ok());
+    // On the table up to its edges (24 x 24).
+    for edge in [
+        "{ rect = [0.0, 0.0, 1.0, 1.0] }",
+        "{ rect = [23.0, 23.0, 24.0, 24.0] }",
+    ] {
+        assert!(parse_edited(&[(wall, edge)]).is_ok(), "{edge}");
+    }
 }
 
 /// A position line with a key its kind does not have is refused, and errors name the line
@@ -284,11 +290,16 @@ fn a_position_refuses_unknown_keys_and_bases_off_the_table_naming_the_line() {
         assert_eq!(e.line, n, "{e}");
         assert!(e.message.contains("off the table"), "{p}: {e}");
     }
+    // A hundredth of tolerance: 0.49 is on the table, 0.40 is not.
     for p in [
         "(0.50,12.00)",
         "(12.00,0.50)",
         "(23.50,12.00)",
         "(12.00,23.50)",
+        "(0.49,12.00)",
+        "(12.00,0.49)",
+        "(23.51,12.00)",
+        "(12.00,23.51)",
     ] {
         assert!(
             Gods::from_position(&with(&format!("scoundrel at={p}"))).is_ok(),
