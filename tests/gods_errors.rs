@@ -246,6 +246,26 @@ fn the_content_formats_limits_hold_at_their_bounds_and_refuse_past_them() {
             "{bad}: {e}"
         );
     }
+    let e = parse_edited(&[(wall, "{ rect = [14.0, 10.0, 18.0, 25.0] }")]).unwrap_err();
+    assert!(e.contains("field 'obstacles[2].rect'"), "{e}");
+    // Circles: the whole disc on the table, touching an edge at most.
+    let rock = "{ circle = [7.0, 11.0, 1.5] }";
+    for (c, ok) in [
+        ("[1.0, 11.0, 1.5]", false),
+        ("[7.0, 1.0, 1.5]", false),
+        ("[23.0, 11.0, 1.5]", false),
+        ("[7.0, 23.0, 1.5]", false),
+        ("[1.5, 11.0, 1.5]", true),
+        ("[7.0, 1.5, 1.5]", true),
+        ("[22.5, 11.0, 1.5]", true),
+        ("[7.0, 22.5, 1.5]", true),
+    ] {
+        let r = parse_edited(&[(rock, &format!("{{ circle = {c} }}"))]);
+        assert_eq!(r.is_ok(), ok, "{c}: {r:?}");
+        if let Err(e) = r {
+            assert!(e.contains("field 'obstacles[1].circle'"), "{c}: {e}");
+        }
+    }
     // On the table up to its edges (24 x 24).
     for edge in [
         "{ rect = [0.0, 0.0, 1.0, 1.0] }",
