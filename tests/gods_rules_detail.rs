@@ -1214,3 +1214,31 @@ fn the_action_text_is_the_rules_description() {
         assert!(t.len() > 3, "{t}");
     }
 }
+
+/// Setting up a game shuffles the wound deck uniformly (Setup: "shuffle the wound deck"):
+/// over 6,000 new games, each wound card is the first in the deck in proportion to its copies.
+#[test]
+fn a_new_game_shuffles_the_wound_deck_uniformly() {
+    let setup = Gods::resolve_setup(&sololab::SetupValues::new()).unwrap();
+    let trials = 6000u64;
+    let mut first = [0u32; 256];
+    let mut deck = Vec::new();
+    for seed in 0..trials {
+        let mut rng = stream_rng(seed, 0, Stream::Setup);
+        let g = Gods::new_game(&setup, &mut rng);
+        first[g.wound_deck[0] as usize] += 1;
+        if deck.is_empty() {
+            deck = g.wound_deck[..g.content.wounds.len()].to_vec();
+        }
+    }
+    let n = deck.len() as f64;
+    for (id, &c) in first.iter().enumerate() {
+        let copies = deck.iter().filter(|&&x| x as usize == id).count() as f64;
+        let p = copies / n;
+        let (mean, sd) = (trials as f64 * p, (trials as f64 * p * (1.0 - p)).sqrt());
+        assert!(
+            (c as f64 - mean).abs() <= 5.0 * sd,
+            "wound card {id} ({copies} of {n}) came first {c} times of {trials} (about {mean:.0})"
+        );
+    }
+}
