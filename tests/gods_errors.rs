@@ -326,4 +326,50 @@ fn a_position_refuses_unknown_keys_and_bases_off_the_table_naming_the_line() {
             "{p}"
         );
     }
+    // The clock's ranges: round up to 30 (the most rounds), actions and assets up to 25, a
+    // result up to the last loss cause; one past each is refused on the clock's line.
+    let clock = |k: &str| {
+        let body: Vec<String> = base
+            .lines()
+            .map(|l| {
+                if l.starts_with("clock ") {
+                    let f: Vec<String> = l
+                        .split_whitespace()
+                        .map(|w| {
+                            let key = w.split('=').next().unwrap_or("");
+                            k.split_whitespace()
+                                .find(|kv| kv.starts_with(&format!("{key}=")))
+                                .unwrap_or(w)
+                                .to_string()
+                        })
+                        .collect();
+                    f.join(" ")
+                } else {
+                    l.to_string()
+                }
+            })
+            .collect();
+        Gods::from_position(&body.join("\n"))
+    };
+    let causes = sololab::games::gods::LOSS_CAUSES.len();
+    let last = format!("phase=over result={}", 1 + causes);
+    let past = format!("phase=over result={}", 2 + causes);
+    for ok in [
+        "round=30",
+        "actions_left=25",
+        "assets_used=25",
+        last.as_str(),
+    ] {
+        assert!(clock(ok).is_ok(), "{ok}: {:?}", clock(ok).err());
+    }
+    for bad in [
+        "round=31",
+        "actions_left=26",
+        "assets_used=26",
+        past.as_str(),
+    ] {
+        let e = clock(bad).unwrap_err();
+        let line = 1 + base.lines().position(|l| l.starts_with("clock ")).unwrap();
+        assert_eq!(e.line, line, "{bad}: {e}");
+    }
 }
