@@ -266,6 +266,27 @@ fn the_content_formats_limits_hold_at_their_bounds_and_refuse_past_them() {
             assert!(e.contains("field 'obstacles[1].circle'"), "{c}: {e}");
         }
     }
+    // Polygons: every corner finite and on the table, edges included.
+    for (corners, ok) in [
+        ("[[14.0, 10.0], [18.0, 10.0], [18.0, 11.0]]", true),
+        ("[[0.0, 0.0], [24.0, 0.0], [24.0, 1.0]]", true),
+        ("[[0.0, 23.0], [1.0, 23.0], [1.0, 24.0]]", true),
+        ("[[-0.5, 10.0], [18.0, 10.0], [18.0, 11.0]]", false),
+        ("[[14.0, -0.5], [18.0, 10.0], [18.0, 11.0]]", false),
+        ("[[14.0, 10.0], [24.5, 10.0], [18.0, 11.0]]", false),
+        ("[[14.0, 10.0], [18.0, 10.0], [18.0, 24.5]]", false),
+        ("[[14.0, 10.0], [nan, 10.0], [18.0, 11.0]]", false),
+        ("[[14.0, 10.0], [18.0, 10.0], [18.0, inf]]", false),
+    ] {
+        let r = parse_edited(&[(wall, &format!("{{ polygon = {corners} }}"))]);
+        assert_eq!(r.is_ok(), ok, "{corners}: {r:?}");
+        if let Err(e) = r {
+            assert!(
+                e.contains("field 'obstacles[2].polygon': corner "),
+                "{corners}: {e}"
+            );
+        }
+    }
     // On the table up to its edges (24 x 24).
     for edge in [
         "{ rect = [0.0, 0.0, 1.0, 1.0] }",

@@ -891,7 +891,7 @@ mod tests {
         );
         assert_eq!(
             e,
-            "gods.toml:216:25: encounter 'lone_brute': field 'obstacles[1].circle': [23.5, 11, 1.5] is outside the 24x24 inch table"
+            "gods.toml:218:25: encounter 'lone_brute': field 'obstacles[1].circle': [23.5, 11, 1.5] is outside the 24x24 inch table"
         );
         let e = err(
             "{ rect = [14.0, 10.0, 18.0, 11.0] }",
@@ -954,7 +954,7 @@ mod tests {
         );
         assert_eq!(
             e,
-            "gods.toml:221:24: encounter 'lone_brute': field 'fateling[1].patrol[2]': point (16.00,10.50) is inside obstacle 2 (for a base of radius 1)"
+            "gods.toml:223:24: encounter 'lone_brute': field 'fateling[1].patrol[2]': point (16.00,10.50) is inside obstacle 2 (for a base of radius 1)"
         );
     }
 
@@ -962,7 +962,7 @@ mod tests {
     fn an_unknown_asset_in_a_deck_is_refused() {
         let e = err("\"Rain Fire\" = 8", "\"Rain of Fire\" = 8");
         assert!(
-            e.starts_with("gods.toml:75:28: deck 'marksman': field 'cards.Rain of Fire': unknown asset 'Rain of Fire'"),
+            e.starts_with("gods.toml:77:28: deck 'marksman': field 'cards.Rain of Fire': unknown asset 'Rain of Fire'"),
             "{e}"
         );
     }
@@ -972,7 +972,7 @@ mod tests {
         let e = err("\"Rain Fire\" = 8", "\"Rain Fire\" = 7");
         assert_eq!(
             e,
-            "gods.toml:75:9: deck 'marksman': field 'cards': holds 19 cards; a deck holds exactly 20"
+            "gods.toml:77:9: deck 'marksman': field 'cards': holds 19 cards; a deck holds exactly 20"
         );
     }
 
@@ -992,7 +992,7 @@ mod tests {
         );
         assert!(
             e.starts_with(
-                "gods.toml:122:12: fateling 'Brute': field 'aspects[1]': unknown aspect 'huge'"
+                "gods.toml:124:12: fateling 'Brute': field 'aspects[1]': unknown aspect 'huge'"
             ),
             "{e}"
         );
