@@ -287,6 +287,29 @@ fn the_content_formats_limits_hold_at_their_bounds_and_refuse_past_them() {
             );
         }
     }
+    // Points (her start here): finite, her base (radius 0.5) wholly on the table.
+    let start = "scoundrel = [12.0, 2.0]";
+    for (at, ok) in [
+        ("[0.5, 2.0]", true),
+        ("[12.0, 0.5]", true),
+        ("[23.5, 2.0]", true),
+        ("[12.0, 23.5]", true),
+        ("[0.4, 2.0]", false),
+        ("[12.0, 0.4]", false),
+        ("[23.6, 2.0]", false),
+        ("[12.0, 23.6]", false),
+        ("[nan, 2.0]", false),
+        ("[12.0, inf]", false),
+    ] {
+        let r = parse_edited(&[(start, &format!("scoundrel = {at}"))]);
+        assert_eq!(r.is_ok(), ok, "{at}: {r:?}");
+        if let Err(e) = r {
+            assert!(
+                e.contains("encounter 'lone_brute': field 'scoundrel'"),
+                "{at}: {e}"
+            );
+        }
+    }
     // On the table up to its edges (24 x 24).
     for edge in [
         "{ rect = [0.0, 0.0, 1.0, 1.0] }",
@@ -349,11 +372,12 @@ fn a_position_refuses_unknown_keys_and_bases_off_the_table_naming_the_line() {
     }
     // The clock's ranges: round up to 30 (the most rounds), actions and assets up to 25, a
     // result up to the last loss cause; one past each is refused on the clock's line.
-    let clock = |k: &str| {
+    // The base with the `key=value` pairs of `k` set on its line starting with `prefix`.
+    let edit = |prefix: &str, k: &str| {
         let body: Vec<String> = base
             .lines()
             .map(|l| {
-                if l.starts_with("clock ") {
+                if l.starts_with(prefix) {
                     let f: Vec<String> = l
                         .split_whitespace()
                         .map(|w| {
@@ -372,6 +396,7 @@ fn a_position_refuses_unknown_keys_and_bases_off_the_table_naming_the_line() {
             .collect();
         Gods::from_position(&body.join("\n"))
     };
+    let clock = |k: &str| edit("clock ", k);
     let causes = sololab::games::gods::LOSS_CAUSES.len();
     let last = format!("phase=over result={}", 1 + causes);
     let past = format!("phase=over result={}", 2 + causes);
@@ -392,5 +417,23 @@ fn a_position_refuses_unknown_keys_and_bases_off_the_table_naming_the_line() {
         let e = clock(bad).unwrap_err();
         let line = 1 + base.lines().position(|l| l.starts_with("clock ")).unwrap();
         assert_eq!(e.line, line, "{bad}: {e}");
+    }
+    // A pending test's target is a fateling number 1..=8; a fateling's wounds at most 40 and
+    // its next patrol point 1..=the route's length (the Brute's route has 2).
+    let line_of = |prefix: &str| 1 + base.lines().position(|l| l.starts_with(prefix)).unwrap();
+    for (prefix, ok, bad) in [
+        ("pending ", "target=8", "target=9"),
+        ("pending ", "target=1", "target=0"),
+        ("fateling 1 ", "wounds=40", "wounds=41"),
+        ("fateling 1 ", "patrol=2", "patrol=3"),
+        ("fateling 1 ", "patrol=1", "patrol=0"),
+    ] {
+        assert!(
+            edit(prefix, ok).is_ok(),
+            "{ok}: {:?}",
+            edit(prefix, ok).err()
+        );
+        let e = edit(prefix, bad).unwrap_err();
+        assert_eq!(e.line, line_of(prefix), "{bad}: {e}");
     }
 }
