@@ -436,4 +436,34 @@ fn a_position_refuses_unknown_keys_and_bases_off_the_table_naming_the_line() {
         let e = edit(prefix, bad).unwrap_err();
         assert_eq!(e.line, line_of(prefix), "{bad}: {e}");
     }
+    // A whole line replaced: a hand holds at most 40 of a card; at most every wound card
+    // (15 here) is drawn.
+    let replaced = |prefix: &str, line: &str| {
+        let body: Vec<&str> = base
+            .lines()
+            .map(|l| if l.starts_with(prefix) { line } else { l })
+            .collect();
+        Gods::from_position(&body.join("\n"))
+    };
+    let n_wounds = c.wounds.len();
+    for (prefix, ok, bad) in [
+        (
+            "hand ",
+            "hand Rain_Fire=40".to_string(),
+            "hand Rain_Fire=41".to_string(),
+        ),
+        (
+            "wounds ",
+            format!("wounds drawn={n_wounds} face_up=-"),
+            format!("wounds drawn={} face_up=-", n_wounds + 1),
+        ),
+    ] {
+        assert!(
+            replaced(prefix, &ok).is_ok(),
+            "{ok}: {:?}",
+            replaced(prefix, &ok).err()
+        );
+        let e = replaced(prefix, &bad).unwrap_err();
+        assert_eq!(e.line, line_of(prefix), "{bad}: {e}");
+    }
 }
