@@ -467,3 +467,38 @@ fn a_position_refuses_unknown_keys_and_bases_off_the_table_naming_the_line() {
         assert_eq!(e.line, line_of(prefix), "{bad}: {e}");
     }
 }
+
+/// Each encounter's win condition reads as written (`win = slay_all | survive | "slay:NAME" |
+/// "reach:OBJECTIVE"`, the content header), and an unknown one is refused.
+#[test]
+fn each_win_condition_reads_as_written() {
+    use sololab::games::gods::content::Win;
+    let c = sololab::games::gods::content::builtin();
+    let win = |name: &str| c.encounters[c.encounter_index(name).unwrap() as usize].win;
+    assert!(matches!(win("lone_brute"), Win::SlayAll));
+    assert!(matches!(win("sentries"), Win::Reach(0)));
+    let coven = &c.encounters[c.encounter_index("witch_coven").unwrap() as usize];
+    let Win::Slay(w) = coven.win else {
+        panic!("witch_coven: slay the Witch")
+    };
+    assert_eq!(
+        c.fatelings[coven.fatelings[w as usize].kind as usize].name,
+        "Witch"
+    );
+    let mut text = sololab::games::gods::content::BUILTIN_TOML.to_string();
+    text = text.replacen("win = \"slay_all\"", "win = \"survive\"", 1);
+    let edited = sololab::games::gods::content_file::parse(&text, "t.toml").unwrap();
+    assert!(matches!(edited.encounters[0].win, Win::Survive));
+    assert!(matches!(edited.encounters[1].win, Win::SlayAll));
+    let text = sololab::games::gods::content::BUILTIN_TOML.replacen(
+        "win = \"slay_all\"",
+        "win = \"escape\"",
+        1,
+    );
+    let e = sololab::games::gods::content_file::parse(&text, "t.toml").unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("encounter 'lone_brute': field 'win'"),
+        "{e}"
+    );
+}
