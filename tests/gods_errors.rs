@@ -502,3 +502,61 @@ fn each_win_condition_reads_as_written() {
         "{e}"
     );
 }
+
+/// An encounter's counts and starting bases (`content_file.rs`): at most 3 objectives, 1 to 8
+/// fatelings, and no two starting bases overlapping (touching is allowed, with a hundredth of
+/// tolerance).
+#[test]
+fn objectives_fatelings_and_starting_bases_hold_their_limits() {
+    let relic = "objectives = [{ name = \"Relic\", at = [33.0, 12.0], radius = 1.0 }]";
+    let objectives = |k: usize| {
+        let v: Vec<String> = (0..k)
+            .map(|i| {
+                format!(
+                    "{{ name = \"O{i}\", at = [{}.0, 20.0], radius = 1.0 }}",
+                    4 + 4 * i
+                )
+            })
+            .collect();
+        format!(
+            "objectives = [{{ name = \"Relic\", at = [33.0, 12.0], radius = 1.0 }}, {}]",
+            v.join(", ")
+        )
+    };
+    let r = parse_edited(&[(relic, &objectives(2))]);
+    assert!(r.is_ok(), "{r:?}");
+    let e = parse_edited(&[(relic, &objectives(3))]).unwrap_err();
+    assert!(
+        e.contains("encounter 'sentries': field 'objectives': at most 3 objectives"),
+        "{e}"
+    );
+
+    // wolf_pack's 3 wolves (base radius 0.6) and k cubs in a row at y = 6.
+    let wolf1 = "name = \"Wolf 1\"\nat = [10.0, 31.0]\n";
+    let cubs = |k: usize| {
+        let mut s = wolf1.to_string();
+        for i in 0..k {
+            s += &format!(
+                "\n[[encounter.fateling]]\nkind = \"Wolf\"\nname = \"Cub {i}\"\nat = [{}.0, 6.0]\n",
+                4 + 4 * i
+            );
+        }
+        s
+    };
+    assert!(parse_edited(&[(wolf1, &cubs(5))]).is_ok());
+    let e = parse_edited(&[(wolf1, &cubs(6))]).unwrap_err();
+    assert!(
+        e.contains("encounter 'wolf_pack': field 'fateling': need 1 to 8 fatelings"),
+        "{e}"
+    );
+
+    // Wolf 2 moved next to Wolf 1 (10, 31): touching at 1.2 inches between centres, overlapping
+    // at 1.1.
+    let wolf2 = "name = \"Wolf 2\"\nat = [18.0, 33.0]";
+    assert!(parse_edited(&[(wolf2, "name = \"Wolf 2\"\nat = [11.2, 31.0]")]).is_ok());
+    let e = parse_edited(&[(wolf2, "name = \"Wolf 2\"\nat = [11.1, 31.0]")]).unwrap_err();
+    assert!(
+        e.contains("field 'fateling[2].at': its base overlaps another model's"),
+        "{e}"
+    );
+}
