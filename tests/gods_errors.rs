@@ -114,7 +114,7 @@ fn an_unknown_asset_in_a_deck_is_refused() {
 }
 
 /// The builtin content with each `(find, replace)` edit applied once, parsed as `t.toml`.
-fn parse_edited(edits: &[(&str, &str)]) -> Result<&'static str, String> {
+fn parse_edited(edits: &[(&str, &str)]) -> Result<String, String> {
     let mut text = sololab::games::gods::content::BUILTIN_TOML.to_string();
     for (find, replace) in edits {
         assert!(text.contains(find), "{find}");
@@ -125,7 +125,7 @@ fn parse_edited(edits: &[(&str, &str)]) -> Result<&'static str, String> {
             let n = c.wounds.len();
             let a = c.assets.len();
             let o: usize = c.encounters.iter().map(|e| e.obstacles.len()).sum();
-            &*Box::leak(format!("{n} wounds, {a} assets, {o} obstacles").into_boxed_str())
+            format!("{n} wounds, {a} assets, {o} obstacles")
         })
         .map_err(|e| e.to_string())
 }
@@ -329,13 +329,15 @@ fn a_position_refuses_unknown_keys_and_bases_off_the_table_naming_the_line() {
     let c = sololab::games::gods::content::builtin();
     let base = Gods::blank(c, c.encounter_index("lone_brute").unwrap()).to_position();
     // The base with its `scoundrel` line (line n) replaced, after a comment and a blank line.
-    let with = |line: &str| {
+    // The base with its line starting with `prefix` replaced by `line`.
+    let replace_line = |prefix: &str, line: &str| {
         let body: Vec<&str> = base
             .lines()
-            .map(|l| if l.starts_with("scoundrel ") { line } else { l })
+            .map(|l| if l.starts_with(prefix) { line } else { l })
             .collect();
-        format!("# a comment\n\n{}\n", body.join("\n"))
+        body.join("\n")
     };
+    let with = |line: &str| format!("# a comment\n\n{}\n", replace_line("scoundrel ", line));
     let n = 3 + base
         .lines()
         .position(|l| l.starts_with("scoundrel "))
@@ -438,13 +440,7 @@ fn a_position_refuses_unknown_keys_and_bases_off_the_table_naming_the_line() {
     }
     // A whole line replaced: a hand holds at most 40 of a card; at most every wound card
     // (15 here) is drawn.
-    let replaced = |prefix: &str, line: &str| {
-        let body: Vec<&str> = base
-            .lines()
-            .map(|l| if l.starts_with(prefix) { line } else { l })
-            .collect();
-        Gods::from_position(&body.join("\n"))
-    };
+    let replaced = |prefix: &str, line: &str| Gods::from_position(&replace_line(prefix, line));
     let n_wounds = c.wounds.len();
     for (prefix, ok, bad) in [
         (
