@@ -328,7 +328,6 @@ fn a_position_refuses_unknown_keys_and_bases_off_the_table_naming_the_line() {
     use sololab::games::gods::Gods;
     let c = sololab::games::gods::content::builtin();
     let base = Gods::blank(c, c.encounter_index("lone_brute").unwrap()).to_position();
-    // The base with its `scoundrel` line (line n) replaced, after a comment and a blank line.
     // The base with its line starting with `prefix` replaced by `line`.
     let replace_line = |prefix: &str, line: &str| {
         let body: Vec<&str> = base
@@ -337,6 +336,7 @@ fn a_position_refuses_unknown_keys_and_bases_off_the_table_naming_the_line() {
             .collect();
         body.join("\n")
     };
+    // Its `scoundrel` line (line n) replaced, after a comment and a blank line.
     let with = |line: &str| format!("# a comment\n\n{}\n", replace_line("scoundrel ", line));
     let n = 3 + base
         .lines()
