@@ -556,3 +556,102 @@ fn objectives_fatelings_and_starting_bases_hold_their_limits() {
         "{e}"
     );
 }
+
+/// The tolerances and exemptions of an encounter's placements (`content_file.rs`): a base may
+/// touch an obstacle (the inside test grows it by the radius less a hundredth), two bases may
+/// meet at exactly the overlap tolerance, a reserve fateling's base (it enters when summoned)
+/// is exempt from the overlap test both ways, a patrol has at most 8 points, and a curse's
+/// target is in -5..=15.
+#[test]
+fn placements_hold_their_tolerances_reserves_patrols_and_curse_targets() {
+    // wolf_pack's rect [4, 22, 9, 24]: Wolf 1 (radius 0.6) touching its top edge, then 0.02
+    // inch inside it.
+    let wolf1 = "name = \"Wolf 1\"\nat = [10.0, 31.0]";
+    assert!(parse_edited(&[(wolf1, "name = \"Wolf 1\"\nat = [6.0, 24.6]")]).is_ok());
+    let e = parse_edited(&[(wolf1, "name = \"Wolf 1\"\nat = [6.0, 24.58]")]).unwrap_err();
+    assert!(
+        e.contains("field 'fateling[1].at': point (6.00,24.58) is inside obstacle 4"),
+        "{e}"
+    );
+
+    // Two wolves (0.6 + 0.6 less the 0.01 tolerance): at x = 1.00 and 2.19 their centres are
+    // exactly the tolerance apart in f32 (1.19000006 both ways), which is allowed.
+    let tolerance = 0.6f32 + 0.6 - 0.01;
+    let gap = (2.19f32 - 1.0f32).abs();
+    assert_eq!(
+        gap.to_bits(),
+        tolerance.to_bits(),
+        "the case needs an exact tie"
+    );
+    let wolf2 = "name = \"Wolf 2\"\nat = [18.0, 33.0]";
+    let at = |x: &str| format!("name = \"Wolf 2\"\nat = [{x}, 31.0]");
+    let edits = |x: &str| {
+        vec![
+            (wolf1, "name = \"Wolf 1\"\nat = [1.0, 31.0]".to_string()),
+            (wolf2, at(x)),
+        ]
+    };
+    let parse = |x: &str| {
+        let e = edits(x);
+        let e: Vec<(&str, &str)> = e.iter().map(|(f, r)| (*f, r.as_str())).collect();
+        parse_edited(&e)
+    };
+    assert!(parse("2.19").is_ok(), "{:?}", parse("2.19"));
+    let e = parse("2.18").unwrap_err();
+    assert!(
+        e.contains("field 'fateling[2].at': its base overlaps another model's"),
+        "{e}"
+    );
+
+    // witch_coven: Ghoul 1 (a reserve) on the Witch's own spot, and an eighth fateling (not a
+    // reserve) on Ghoul 2's.
+    let ghoul1 = "name = \"Ghoul 1\"\nat = [18.0, 33.0]";
+    let on_witch = "name = \"Ghoul 1\"\nat = [24.0, 31.0]";
+    assert!(parse_edited(&[(ghoul1, on_witch)]).is_ok());
+    let ghoul2 = "name = \"Ghoul 2\"\nat = [30.0, 33.0]\nreserve = true\n";
+    let eighth = format!(
+        "{ghoul2}\n[[encounter.fateling]]\nkind = \"Archer\"\nname = \"Archer 3\"\nat = [30.0, 33.0]\n"
+    );
+    assert!(parse_edited(&[(ghoul2, &eighth)]).is_ok());
+    // Without the reserve mark the same placements overlap.
+    let e = parse_edited(&[
+        (ghoul1, on_witch),
+        ("at = [24.0, 31.0]\nreserve = true", "at = [24.0, 31.0]"),
+    ])
+    .unwrap_err();
+    assert!(
+        e.contains("field 'fateling[6].at': its base overlaps another model's"),
+        "{e}"
+    );
+
+    // Guard 1's patrol of 2 points grown to 8 (allowed) and 9.
+    let patrol = "patrol = [[14.0, 28.0], [20.0, 28.0]]";
+    let points = |k: usize| {
+        let v: Vec<&str> = (0..k)
+            .map(|i| {
+                if i % 2 == 0 {
+                    "[14.0, 28.0]"
+                } else {
+                    "[20.0, 28.0]"
+                }
+            })
+            .collect();
+        format!("patrol = [{}]", v.join(", "))
+    };
+    assert!(parse_edited(&[(patrol, &points(8))]).is_ok());
+    let e = parse_edited(&[(patrol, &points(9))]).unwrap_err();
+    assert!(
+        e.contains("encounter 'witch_coven': field 'fateling[2].patrol': at most 8 patrol points"),
+        "{e}"
+    );
+
+    // The Witch's curse target at -5 (allowed), -6 and 16.
+    assert!(parse_edited(&[("target = 6", "target = -5")]).is_ok());
+    for bad in ["-6", "16"] {
+        let e = parse_edited(&[("target = 6", &format!("target = {bad}"))]).unwrap_err();
+        assert!(
+            e.contains(&format!("field 'event[1].target': {bad} is not in -5..=15")),
+            "{e}"
+        );
+    }
+}

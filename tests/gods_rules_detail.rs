@@ -1242,3 +1242,64 @@ fn a_new_game_shuffles_the_wound_deck_uniformly() {
         );
     }
 }
+
+/// `Gods::MAX_DECISIONS` (220) bounds every game: a game lasts at most 30 rounds, a Scoundrel
+/// phase has 2 actions plus one per Quick Step, an action is at most 2 decisions (the action
+/// and its pending choice: keep, return or re-roll), and the 20 asset cards are played at most
+/// once each, so no game exceeds 30 × 2 × 2 + 20 × 3 = 180. The longest games we can
+/// construct: lone_brute walled in (no route, no sight: she is never attacked), 30 rounds, a
+/// deck of 20 Quick Steps, and a player who plays every asset at once and prepares with every
+/// action (each prepare's strong hit or miss is a pending choice). Over 200 seeds every game
+/// ends at the round limit, and the longest takes 133 decisions, under the cap (a cap below it
+/// would stop a legal game as a bug).
+#[test]
+fn the_longest_games_stay_under_the_decision_cap() {
+    let mut text = BUILTIN_TOML.to_string();
+    for (from, to) in [
+        (
+            "round_limit = 10\nlimit_cause = \"time_ran_out\"\nwin = \"slay_all\"\nobstacles = [{ circle = [7.0, 11.0, 1.5] }, { rect = [14.0, 10.0, 18.0, 11.0] }]\n\n[[encounter.fateling]]\nkind = \"Brute\"\nat = [12.0, 20.0]\npatrol = [[5.0, 20.0], [19.0, 20.0]]",
+            "round_limit = 30\nlimit_cause = \"time_ran_out\"\nwin = \"slay_all\"\nobstacles = [{ rect = [9.0, 17.0, 15.0, 17.5] }, { rect = [9.0, 22.5, 15.0, 23.0] }, { rect = [9.0, 17.0, 9.5, 23.0] }, { rect = [14.5, 17.0, 15.0, 23.0] }]\n\n[[encounter.fateling]]\nkind = \"Brute\"\nat = [12.0, 20.0]",
+        ),
+        (
+            "cards = { \"Rain Fire\" = 4, \"Precise Strike\" = 4, \"Second Wind\" = 4, \"Quick Step\" = 4, \"Scavenge\" = 4 }",
+            "cards = { \"Quick Step\" = 20 }",
+        ),
+    ] {
+        assert_eq!(text.matches(from).count(), 1, "{from}");
+        text = text.replace(from, to);
+    }
+    let c: &'static Content = Box::leak(Box::new(content_file::parse(&text, "test").unwrap()));
+    let setup = sololab::games::gods::GodsSetup {
+        content: c,
+        encounter: c.encounter_index("lone_brute").unwrap(),
+        abilities: [0, 0, 1, 0],
+        deck: c.deck_index("balanced").unwrap(),
+        natural: false,
+        shoot_in_combat: false,
+    };
+    let mut longest = 0;
+    let mut v = Vec::new();
+    for seed in 0..200u64 {
+        let mut g = Gods::new_game(&setup, &mut stream_rng(seed, 0, Stream::Setup));
+        let mut rng = stream_rng(seed, 0, Stream::Chance);
+        while g.outcome().is_none() {
+            g.legal(&mut v);
+            let pick = v
+                .iter()
+                .copied()
+                .find(|a| matches!(a, GodsAction::Asset { .. }))
+                .or_else(|| v.iter().copied().find(|a| *a == GodsAction::Prepare))
+                .unwrap_or(v[0]);
+            g.play(pick, &mut rng, &mut NoTrace);
+        }
+        assert_eq!(
+            g.outcome(),
+            Some(Outcome::Lost(1)),
+            "time_ran_out, seed {seed}"
+        );
+        assert_eq!(g.round, 30);
+        longest = longest.max(g.decisions);
+    }
+    assert_eq!(longest, 133);
+    assert!(u32::from(longest) < Gods::MAX_DECISIONS);
+}
