@@ -615,6 +615,74 @@ fn placements_are_counted_toward_the_labs_cap() {
     );
 }
 
+/// `rule_placement_cap` (CONTENT.md, "Placement cap"): the cap a setup chooses goes into the
+/// state, the position text (`cap=N`, written only when it is not the default 12) and the legal
+/// placements; out-of-range caps are refused by the setup and by the position reader.
+#[test]
+fn the_placement_cap_is_the_setups_rule_switch() {
+    use sololab::games::buried::state::{MAX_PLACEMENT_CAP, MIN_PLACEMENT_CAP, PLACEMENT_CAP};
+    use sololab::{AxisValue, SetupValues};
+    let setup = |v: Option<i64>| {
+        let mut values = SetupValues::new();
+        if let Some(v) = v {
+            values.insert("rule_placement_cap".into(), AxisValue::Int(v));
+        }
+        Buried::resolve_setup(&values)
+    };
+    assert_eq!(setup(None).unwrap().placement_cap, PLACEMENT_CAP);
+    for cap in [MIN_PLACEMENT_CAP, 7, MAX_PLACEMENT_CAP] {
+        let s = setup(Some(cap as i64)).unwrap();
+        let b = Buried::new_game(&s, &mut stream_rng(1, 0, Stream::Setup));
+        assert_eq!(b.placement_cap, cap);
+        let text = b.to_position();
+        assert!(text.contains(&format!(" cap={cap}\n")), "{text}");
+        assert_eq!(Buried::from_position(&text).unwrap(), b);
+    }
+    let b = Buried::new_game(&setup(None).unwrap(), &mut stream_rng(1, 0, Stream::Setup));
+    assert!(!b.to_position().contains(" cap="));
+    for bad in [4, 41] {
+        let e = setup(Some(bad)).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            format!("axis 'rule_placement_cap': {bad} is not in 5..=40")
+        );
+    }
+
+    // A cap of 5: the fifth placement is the last one offered.
+    let mut b = pos("villagers ready=2\ndie 8 at=20 hp=1\nflow placements=3 cap=5");
+    assert_eq!(b.placement_cap, 5);
+    act(&mut b, A::Place(3)); // Stables: +S
+    while !legal(&b)
+        .iter()
+        .any(|a| matches!(a, A::Place(_) | A::EndTurn))
+    {
+        let first = legal(&b)[0];
+        act(&mut b, first);
+    }
+    assert!(legal(&b).contains(&A::Place(4)), "{:?}", legal(&b));
+    act(&mut b, A::Place(4));
+    while !legal(&b).contains(&A::EndTurn) {
+        let first = legal(&b)[0];
+        act(&mut b, first);
+    }
+    assert_eq!(b.placements, 5);
+    assert!(
+        !legal(&b).iter().any(|a| matches!(a, A::Place(_))),
+        "{:?}",
+        legal(&b)
+    );
+
+    // The reader: a cap below 5, and placements past the cap.
+    for (flow, want) in [
+        ("flow cap=4", "cap=4 is below 5"),
+        ("flow placements=6 cap=5", "placements=6 is past the cap 5"),
+        ("flow placements=13", "placements=13 is past the cap 12"),
+    ] {
+        let e = Buried::from_position(&format!("buried-position 1\n{flow}\n")).unwrap_err();
+        assert!(e.to_string().contains(want), "{flow}: {e}");
+    }
+}
+
 #[test]
 fn any_die_of_the_first_camp_attacks_as_that_camp() {
     // Enemies Attack: dice 1-6 belong to the first camp (here the Banshee, bow), dice 7-12 to

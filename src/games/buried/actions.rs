@@ -73,9 +73,8 @@ impl Buried {
         }
         match self.phase {
             Phase::Place => {
-                let can_place = self.ready > 0
-                    && self.placements < super::state::PLACEMENT_CAP
-                    && self.placeable() != 0;
+                let can_place =
+                    self.ready > 0 && self.placements < self.placement_cap && self.placeable() != 0;
                 if can_place {
                     out.extend(locs(self.placeable()).map(A::Place));
                 }

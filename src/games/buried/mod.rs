@@ -50,9 +50,11 @@ pub struct BuriedSetup {
     pub camps: Option<[u8; 4]>,
     /// Wave restarts allowed.
     pub wave_retries: u8,
+    /// Villager placements allowed in one player turn (`rule_placement_cap`).
+    pub placement_cap: u8,
 }
 
-static AXES: [Axis; 5] = [
+static AXES: [Axis; 6] = [
     Axis {
         name: "content",
         kind: AxisKind::Name,
@@ -82,6 +84,15 @@ static AXES: [Axis; 5] = [
         kind: AxisKind::Int { min: 0, max: 10 },
         default: "0",
         doc: "restarts of the current wave after a loss (Combat Loop Overview: restart the current Wave)",
+    },
+    Axis {
+        name: "rule_placement_cap",
+        kind: AxisKind::Int {
+            min: state::MIN_PLACEMENT_CAP as i64,
+            max: state::MAX_PLACEMENT_CAP as i64,
+        },
+        default: "12",
+        doc: "villager placements allowed in one player turn: the rules do not bound the Rally loop that a free Rally at Health 1 allows (CONTENT.md, Placement cap)",
     },
 ];
 
@@ -166,12 +177,16 @@ impl BuriedSetup {
             }
         };
         let wave_retries = r.int("wave_retries")?.unwrap_or(0) as u8;
+        let placement_cap = r
+            .int("rule_placement_cap")?
+            .map_or(state::PLACEMENT_CAP, |v| v as u8);
         Ok(BuriedSetup {
             content,
             hero,
             boss,
             camps,
             wave_retries,
+            placement_cap,
         })
     }
 }
@@ -334,10 +349,11 @@ impl Game for Buried {
     type Action = BuriedAction;
     type Setup = BuriedSetup;
     const NAME: &'static str = "buried";
-    /// [`state::MAX_TURNS`] turns of at most 12 placements, each with up to 3 symbols whose
-    /// options take up to 7 decisions and a Move of up to 9 steps, plus the enemies' decisions
-    /// (ties, flights, corners, victims, pushes) for 12 dice and the boss.
-    const MAX_DECISIONS: u32 = state::MAX_TURNS as u32 * (12 * 3 * 16 + 12 * 10 + 20);
+    /// [`state::MAX_TURNS`] turns of at most [`state::MAX_PLACEMENT_CAP`] placements, each with
+    /// up to 3 symbols whose options take up to 7 decisions and a Move of up to 9 steps, plus
+    /// the enemies' decisions (ties, flights, corners, victims, pushes) for 12 dice and the boss.
+    const MAX_DECISIONS: u32 =
+        state::MAX_TURNS as u32 * (state::MAX_PLACEMENT_CAP as u32 * 3 * 16 + 12 * 10 + 20);
     // A searched game takes seconds: the gate measures the search's first 80 decisions.
     const GATE_WORKLOADS: &'static [(&'static str, crate::GateSize)] = &[
         ("random", crate::GateSize::Games(20_000)),
@@ -423,6 +439,7 @@ impl Game for Buried {
         b.draw = four;
         b.first_side = [below(rng, 2) as u8, below(rng, 2) as u8];
         b.retries = s.wave_retries;
+        b.placement_cap = s.placement_cap;
         b.turn = 0;
         b.setup_wave(rng, false);
         b.start_enemy_turn(rng, &mut NoTrace);

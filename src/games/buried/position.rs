@@ -199,6 +199,11 @@ pub fn write(b: &Buried) -> String {
         b.retries,
         b.retries_used
     );
+    if b.placement_cap != super::state::PLACEMENT_CAP {
+        // Written only when a setup chose another cap, so positions of the default read as before.
+        o.pop();
+        o += &format!(" cap={}\n", b.placement_cap);
+    }
     let sw = &b.start;
     let swall = if sw.wall[0] == NONE {
         "-".into()
@@ -275,6 +280,7 @@ pub fn blank_unbuilt(c: &'static Content) -> Buried {
         first_colour: 0,
         turn: 1,
         placements: 0,
+        placement_cap: super::state::PLACEMENT_CAP,
         result: 0,
         retries: 0,
         retries_used: 0,
@@ -665,6 +671,7 @@ pub fn parse(text: &str) -> Result<Buried, PositionError> {
                     "placements",
                     "result",
                     "retries",
+                    "cap",
                 ])?;
                 if let Some(p) = line.get("phase") {
                     b.phase = PHASES
@@ -742,8 +749,23 @@ pub fn parse(text: &str) -> Result<Buried, PositionError> {
                 if let Some(v) = line.num("turn", super::state::MAX_TURNS as u32 + 1)? {
                     b.turn = v as u16;
                 }
-                if let Some(v) = line.num("placements", super::state::PLACEMENT_CAP as u32)? {
+                if let Some(v) = line.num("placements", super::state::MAX_PLACEMENT_CAP as u32)? {
                     b.placements = v as u8;
+                }
+                if let Some(v) = line.num("cap", super::state::MAX_PLACEMENT_CAP as u32)? {
+                    if v < super::state::MIN_PLACEMENT_CAP as u32 {
+                        return Err(line.err(format!(
+                            "cap={v} is below {}",
+                            super::state::MIN_PLACEMENT_CAP
+                        )));
+                    }
+                    b.placement_cap = v as u8;
+                }
+                if b.placements > b.placement_cap {
+                    return Err(line.err(format!(
+                        "placements={} is past the cap {}",
+                        b.placements, b.placement_cap
+                    )));
                 }
                 if let Some(v) = line.num("result", 5)? {
                     b.result = v as u8;

@@ -35,9 +35,14 @@ pub const SLOTS: u8 = 12;
 pub const FIRST_SLOT: u8 = 9;
 /// Where the second is placed: the east edge of the top-right card ("top right").
 pub const SECOND_SLOT: u8 = 3;
-/// Villager placements allowed in one player turn: a guard against the endless loop that a
-/// free Rally at Health 1 allows (CONTENT.md, "Placement cap").
+/// Villager placements allowed in one player turn by default (setup axis
+/// `rule_placement_cap`): a guard against the endless loop that a free Rally at Health 1
+/// allows, which the rules do not bound (CONTENT.md, "Placement cap").
 pub const PLACEMENT_CAP: u8 = 12;
+/// The least placement cap a setup may choose: every villager (at most 5) placed once.
+pub const MIN_PLACEMENT_CAP: u8 = 5;
+/// The greatest placement cap a setup may choose (it bounds [`crate::Game::MAX_DECISIONS`]).
+pub const MAX_PLACEMENT_CAP: u8 = 40;
 /// Player turns in one game before the lab stops it (loss cause `turn_limit`; not a rule).
 pub const MAX_TURNS: u16 = 120;
 
@@ -265,6 +270,9 @@ pub struct Buried {
     pub turn: u16,
     /// Villagers placed this turn.
     pub placements: u8,
+    /// Placements allowed in one turn ([`MIN_PLACEMENT_CAP`]..=[`MAX_PLACEMENT_CAP`]; setup
+    /// axis `rule_placement_cap`, default [`PLACEMENT_CAP`]).
+    pub placement_cap: u8,
     /// 0 playing, 1 won, `2 + cause` lost.
     pub result: u8,
     /// Wave restarts allowed (setup axis `wave_retries`).
