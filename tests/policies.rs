@@ -164,6 +164,8 @@ fn policies_play_every_game<G: Game>(setup: G::Setup) {
         // (200 x 6 x 1) plays 20 games; a search with more work plays proportionally fewer
         // (mcts-1000 4, mcts-3000 and the Gods' deep rollouts 1), so the suite stays within
         // its time while every strategy still makes every decision of whole games.
+        // A beam search keeping 200 states a depth plays 2 games, wider ones 1 (a Beyond round
+        // holds dozens of decisions of ~28 actions each: beam-1000 takes ~25 s a game there).
         let games = match strategy.kind {
             StrategyKind::Mcts { config, .. } => {
                 let work = u64::from(config.iterations)
@@ -171,6 +173,7 @@ fn policies_play_every_game<G: Game>(setup: G::Setup) {
                     * u64::from(config.rollout_samples);
                 (20 * 200 * 6 / work.max(1)).clamp(1, 20)
             }
+            StrategyKind::Beam { width, .. } => (400 / u64::from(width)).clamp(1, 20),
             _ => 200,
         } * slow_factor();
         let (mut wins, mut decisions, mut played) = (0u64, 0u64, 0u64);
@@ -379,7 +382,7 @@ fn each_strategy_file_error_is_one_line_naming_the_file_and_the_key() {
         (
             "kind",
             "kind = \"mtcs\"\n".into(),
-            "key 'kind': unknown kind \"mtcs\" (valid: random, greedy, mcts)",
+            "key 'kind': unknown kind \"mtcs\" (valid: random, greedy, mcts, beam)",
         ),
         (
             "nokind",
@@ -562,6 +565,8 @@ fn each_strategy_file_error_is_one_line_naming_the_file_and_the_key() {
 fn shipped_strategies_load_from_any_directory_and_build_for_race() {
     let dir = strategies_dir();
     let shipped = [
+        "beam-1000",
+        "beam-200",
         "greedy",
         "mcts-1000",
         "mcts-1000-gods",
@@ -624,6 +629,8 @@ fn a_file_in_the_directory_overrides_the_shipped_strategy() {
     assert_eq!(
         strategy_names(&dir),
         [
+            "beam-1000",
+            "beam-200",
             "greedy",
             "mcts-1000",
             "mcts-1000-gods",
@@ -726,7 +733,7 @@ fn shipped_strategies_build_for_every_game_they_do_not_name_another_for() {
             }
         }
     }
-    // 15 strategies on all four games; mcts-beyond and mcts-beyond-cheat carry Beyond's and
+    // 17 strategies on all four games; mcts-beyond and mcts-beyond-cheat carry Beyond's and
     // the Rift's weights.
-    assert_eq!(built, 15 * 4 + 2 * 2);
+    assert_eq!(built, 17 * 4 + 2 * 2);
 }

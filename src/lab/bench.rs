@@ -185,6 +185,7 @@ pub fn bench_games(kind: &StrategyKind) -> u64 {
     match kind {
         StrategyKind::Random => 100_000,
         StrategyKind::Greedy { .. } => 1000,
+        StrategyKind::Beam { width, .. } => (20_000 / u64::from(*width)).max(2),
         StrategyKind::Mcts { config, .. } => (8000 / u64::from(config.iterations)).max(2),
     }
 }

@@ -241,6 +241,15 @@ pub fn fitted_strategy(
         StrategyKind::Greedy { samples, weights } => {
             (format!("kind = \"greedy\"\nsamples = {samples}\n"), weights)
         }
+        StrategyKind::Beam {
+            width,
+            depth,
+            samples,
+            weights,
+        } => (
+            format!("kind = \"beam\"\nwidth = {width}\ndepth = {depth}\nsamples = {samples}\n"),
+            weights,
+        ),
         StrategyKind::Mcts { config, weights } => {
             let rollout = match config.rollout {
                 Rollout::Random => "random",

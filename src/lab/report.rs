@@ -753,6 +753,17 @@ fn strategy_toml(name: &str, definition: Option<&Strategy>) -> String {
             s.push_str(&format!("samples = {samples}\n"));
             weights
         }
+        StrategyKind::Beam {
+            width,
+            depth,
+            samples,
+            weights,
+        } => {
+            s.push_str(&format!("width = {width}\n"));
+            s.push_str(&format!("depth = {depth}\n"));
+            s.push_str(&format!("samples = {samples}\n"));
+            weights
+        }
         StrategyKind::Mcts { config, weights } => {
             let rollout = match config.rollout {
                 Rollout::Random => "random",

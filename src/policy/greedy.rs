@@ -58,7 +58,7 @@ impl Heuristic {
     /// The weighted sum plus [`WIN_BONUS`] for a won state, minus it for a lost one. `NaN`
     /// (a feature gone wrong) scores as minus infinity, so it is never preferred.
     #[inline]
-    fn score<G: Game>(&mut self, state: &G) -> f64 {
+    pub(crate) fn score<G: Game>(&mut self, state: &G) -> f64 {
         let w = self.weighted(state);
         let v = match state.outcome() {
             Some(Outcome::Won) => w + WIN_BONUS,

@@ -21,8 +21,11 @@
 //! - [`GreedyPolicy`]: one-ply look-ahead on a weighted feature score, planning a move and the
 //!   attack that follows it as one choice ([`PlanStep`](crate::game::PlanStep));
 //! - [`MctsPolicy`]: open-loop UCT with determinization and a fixed iteration budget;
+//! - [`BeamPolicy`]: a beam search over the decisions up to the next chance event (a turn's
+//!   deterministic part), following the best line it finds;
 //! - [`Strategy`]: a named, validated strategy file, and the one registry of shipped ones.
 
+mod beam;
 mod greedy;
 mod mcts;
 mod random;
@@ -37,6 +40,7 @@ use crate::game::{Game, GameRng};
 /// (tests/alloc.rs).
 pub(crate) const LIST_ROOM: usize = 512;
 
+pub use beam::{BeamPolicy, MAX_WIDTH};
 pub use greedy::{GreedyPolicy, WIN_BONUS};
 pub use mcts::{MctsConfig, MctsPolicy, cutoff_value};
 pub use random::RandomPolicy;

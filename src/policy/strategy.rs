@@ -9,7 +9,7 @@
 //! # Format
 //!
 //! ```toml
-//! kind = "mcts"            # "random" | "greedy" | "mcts"
+//! kind = "mcts"            # "random" | "greedy" | "mcts" | "beam"
 //! iterations = 200         # mcts: iterations per decision, 1..=10000000
 //! exploration = 1.0        # mcts: UCB1 constant, a finite number >= 0
 //! rollout = "greedy"       # mcts: "random" | "greedy"
@@ -28,13 +28,17 @@
 //! #                        # `stop_at_chance` (issue 9)
 //! # tree_depth = 2         # mcts, optional (default unlimited): the most decisions a tree
 //! #                        # line holds, 1..=4294967295 (issue 9)
-//! # samples = 16           # greedy: chance samples per candidate, 1..=10000
+//! # samples = 16           # greedy: chance samples per candidate, 1..=10000; beam: chance
+//! #                        # samples where a line meets chance, 1..=10000
+//! # width = 1000           # beam: states kept per depth, 1..=100000
+//! # depth = 40             # beam: decisions a line holds at most, 1..=10000
 //!
 //! [weights.race]           # greedy, mcts: feature name -> weight, per game (Game::NAME)
 //! position = 1.0           # features not named weigh 0
 //! ```
 //!
-//! `random` takes only `kind`; `greedy` takes `kind`, `samples`, `weights`; `mcts` takes
+//! `random` takes only `kind`; `greedy` takes `kind`, `samples`, `weights`; `beam` takes
+//! `kind`, `width`, `depth`, `samples`, `weights` ([`BeamPolicy`]); `mcts` takes
 //! `kind`, `iterations`, `exploration`, `rollout`, `rollout_depth`, `weights` and optionally
 //! `rollout_samples`, `widening`, `stop_at_chance`, `see_hidden`, `clairvoyant`,
 //! `prior_visits`, `chance_outcomes` and `tree_depth`
@@ -53,6 +57,7 @@ use crate::game::Game;
 use crate::input;
 
 use super::Policy;
+use super::beam::{BeamPolicy, MAX_WIDTH};
 use super::greedy::GreedyPolicy;
 use super::mcts::{MctsConfig, MctsPolicy};
 use super::random::RandomPolicy;
@@ -63,6 +68,9 @@ pub const MAX_ITERATIONS: u32 = 10_000_000;
 
 /// The most chance samples per candidate a greedy strategy may ask for.
 const MAX_SAMPLES: u32 = 10_000;
+
+/// The most decisions a beam strategy's lines may hold.
+const MAX_DEPTH: u32 = 10_000;
 
 /// Heuristic weights: game name ([`Game::NAME`]) to feature name to weight. Feature names are
 /// checked against the game when the strategy is built.
@@ -90,6 +98,17 @@ pub enum StrategyKind {
         /// Weights per game.
         weights: Weights,
     },
+    /// Beam search to the next chance event ([`BeamPolicy`]).
+    Beam {
+        /// States kept per depth, `1..=100000`.
+        width: u32,
+        /// Decisions a line holds at most, `1..=10000`.
+        depth: u32,
+        /// Chance samples where a line meets chance, `1..=10000`.
+        samples: u32,
+        /// Weights per game.
+        weights: Weights,
+    },
     /// Open-loop UCT with determinization ([`MctsPolicy`]).
     Mcts {
         /// The search parameters.
@@ -105,6 +124,7 @@ impl StrategyKind {
         match self {
             StrategyKind::Random => "random",
             StrategyKind::Greedy { .. } => "greedy",
+            StrategyKind::Beam { .. } => "beam",
             StrategyKind::Mcts { .. } => "mcts",
         }
     }
@@ -127,6 +147,8 @@ pub struct Strategy {
 
 /// The shipped strategies, embedded: name and file text (sorted by name).
 const SHIPPED: &[(&str, &str)] = &[
+    ("beam-1000", include_str!("../../strategies/beam-1000.toml")),
+    ("beam-200", include_str!("../../strategies/beam-200.toml")),
     ("greedy", include_str!("../../strategies/greedy.toml")),
     ("mcts-1000", include_str!("../../strategies/mcts-1000.toml")),
     (
@@ -182,9 +204,10 @@ const SHIPPED: &[(&str, &str)] = &[
     ("random", include_str!("../../strategies/random.toml")),
 ];
 
-const KINDS: &[&str] = &["random", "greedy", "mcts"];
+const KINDS: &[&str] = &["random", "greedy", "mcts", "beam"];
 const RANDOM_KEYS: &[&str] = &["kind"];
 const GREEDY_KEYS: &[&str] = &["kind", "samples", "weights"];
+const BEAM_KEYS: &[&str] = &["kind", "width", "depth", "samples", "weights"];
 const MCTS_KEYS: &[&str] = &[
     "kind",
     "iterations",
@@ -255,6 +278,7 @@ impl Strategy {
             "random" => RANDOM_KEYS,
             "greedy" => GREEDY_KEYS,
             "mcts" => MCTS_KEYS,
+            "beam" => BEAM_KEYS,
             other => {
                 return Err(r.error(StrategyErrorKind::UnknownKind {
                     found: other.to_string(),
@@ -284,6 +308,12 @@ impl Strategy {
         let kind = match kind_name {
             "random" => StrategyKind::Random,
             "greedy" => StrategyKind::Greedy {
+                samples: r.integer("samples", 1, MAX_SAMPLES, "an integer in 1..=10000")?,
+                weights: r.weights()?,
+            },
+            "beam" => StrategyKind::Beam {
+                width: r.integer("width", 1, MAX_WIDTH, "an integer in 1..=100000")?,
+                depth: r.integer("depth", 1, MAX_DEPTH, "an integer in 1..=10000")?,
                 samples: r.integer("samples", 1, MAX_SAMPLES, "an integer in 1..=10000")?,
                 weights: r.weights()?,
             },
@@ -322,7 +352,10 @@ impl Strategy {
             },
         };
         let mut positions = BTreeMap::new();
-        if let StrategyKind::Greedy { weights, .. } | StrategyKind::Mcts { weights, .. } = &kind {
+        if let StrategyKind::Greedy { weights, .. }
+        | StrategyKind::Beam { weights, .. }
+        | StrategyKind::Mcts { weights, .. } = &kind
+        {
             for (game, features) in weights {
                 for feature in features.keys() {
                     if let Some(at) = r.position(&["weights", game, feature]) {
@@ -387,7 +420,7 @@ impl Strategy {
     /// Builds a fresh policy for game `G` (one per thread or game: policies keep buffers).
     ///
     /// # Errors
-    /// For greedy and mcts: [`MissingKey`](StrategyErrorKind::MissingKey) `weights.<game>`
+    /// For greedy, beam and mcts: [`MissingKey`](StrategyErrorKind::MissingKey) `weights.<game>`
     /// when the file has no weight table for `G`, and
     /// [`UnknownFeature`](StrategyErrorKind::UnknownFeature) `weights.<game>.<feature>` for a
     /// name not in [`Game::FEATURE_NAMES`].
@@ -396,6 +429,17 @@ impl Strategy {
             StrategyKind::Random => Box::new(RandomPolicy),
             StrategyKind::Greedy { samples, weights } => Box::new(GreedyPolicy::<G>::new(
                 self.weights_for::<G>(weights)?,
+                *samples,
+            )),
+            StrategyKind::Beam {
+                width,
+                depth,
+                samples,
+                weights,
+            } => Box::new(BeamPolicy::<G>::new(
+                self.weights_for::<G>(weights)?,
+                *width,
+                *depth,
                 *samples,
             )),
             StrategyKind::Mcts { config, weights } => Box::new(MctsPolicy::<G>::new(
@@ -881,6 +925,8 @@ mod tests {
         assert_eq!(
             kinds,
             [
+                ("beam-1000", "beam"),
+                ("beam-200", "beam"),
                 ("greedy", "greedy"),
                 ("mcts-1000", "mcts"),
                 ("mcts-1000-gods", "mcts"),
