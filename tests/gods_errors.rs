@@ -655,3 +655,70 @@ fn placements_hold_their_tolerances_reserves_patrols_and_curse_targets() {
         );
     }
 }
+
+/// The position reader's cross-field checks (`position.rs`): a face-up wound must be one of the
+/// cards drawn (1-based, so 0 is refused too); phase return needs a card in hand (and is read
+/// with one); phase reroll needs the re-roll card in hand and both dice in 1..=10.
+#[test]
+fn a_position_checks_face_up_wounds_the_return_phase_and_the_reroll_phase() {
+    use sololab::Game;
+    use sololab::games::gods::Gods;
+    let g = Gods::new_game(
+        &Gods::resolve_setup(&Default::default()).unwrap(),
+        &mut sololab::stream_rng(1, 0, sololab::Stream::Setup),
+    );
+    let base = g.to_position();
+    assert!(
+        base.contains("hand Rain_Fire=1,Quick_Step=1,Scavenge=1\n"),
+        "{base}"
+    );
+    let edit = |edits: &[(&str, &str)]| {
+        let mut t = base.clone();
+        for (from, to) in edits {
+            assert!(t.contains(from), "{from}");
+            t = t.replacen(from, to, 1);
+        }
+        Gods::from_position(&t).map_err(|e| e.to_string())
+    };
+    assert!(edit(&[("wounds drawn=0 face_up=-", "wounds drawn=2 face_up=1,2")]).is_ok());
+    for bad in ["0", "3"] {
+        let e = edit(&[(
+            "wounds drawn=0 face_up=-",
+            &format!("wounds drawn=2 face_up={bad}"),
+        )])
+        .unwrap_err();
+        assert!(e.contains("face_up"), "{bad}: {e}");
+    }
+    // Return: with a card in hand it reads; with none it is refused.
+    let ret = ("phase=scoundrel", "phase=return");
+    assert!(edit(&[ret]).is_ok(), "{:?}", edit(&[ret]));
+    let e = edit(&[ret, ("hand Rain_Fire=1,Quick_Step=1,Scavenge=1", "hand -")]).unwrap_err();
+    assert!(e.contains("phase return needs a card in hand"), "{e}");
+    // Re-roll of a shot: Rain Fire in hand and dice 3 and 4 read; a die of 0, or no Rain Fire,
+    // is refused.
+    let reroll = ("phase=scoundrel", "phase=reroll");
+    let shot = "pending shoot=1 target=1 number=6 dice=3,4";
+    let pending = "pending shoot=0 target=1 number=0 dice=0,0";
+    let r = edit(&[reroll, (pending, shot)]);
+    assert!(r.is_ok(), "{r:?}");
+    for edits in [
+        vec![
+            reroll,
+            (pending, "pending shoot=1 target=1 number=6 dice=0,4"),
+        ],
+        vec![
+            reroll,
+            (pending, shot),
+            (
+                "hand Rain_Fire=1,Quick_Step=1,Scavenge=1",
+                "hand Quick_Step=1,Scavenge=1",
+            ),
+        ],
+    ] {
+        let e = edit(&edits).unwrap_err();
+        assert!(
+            e.contains("phase reroll needs the re-roll card in hand and two dice 1..=10"),
+            "{e}"
+        );
+    }
+}

@@ -1303,3 +1303,67 @@ fn the_longest_games_stay_under_the_decision_cap() {
     assert_eq!(longest, 133);
     assert!(u32::from(longest) < Gods::MAX_DECISIONS);
 }
+
+/// Two states are equal exactly when every field the game reads is (`state.rs`, `PartialEq`):
+/// a copy differing in any one field compares unequal, and cards past the asset deck's length
+/// (not in the deck) do not count.
+#[test]
+fn states_differ_when_any_field_differs() {
+    use sololab::games::gods::state::Pending;
+    let setup = sololab::games::gods::GodsSetup::resolve(&Default::default()).unwrap();
+    let g = Gods::new_game(&setup, &mut stream_rng(1, 0, Stream::Setup));
+    assert_eq!(g, g);
+    let other: &'static Content = Box::leak(Box::new(
+        content_file::parse(BUILTIN_TOML, "other").unwrap(),
+    ));
+    let edits: Vec<(&str, Box<dyn Fn(&mut Gods)>)> = vec![
+        ("content", Box::new(move |s| s.content = other)),
+        ("encounter", Box::new(|s| s.encounter += 1)),
+        ("abilities", Box::new(|s| s.abilities[0] += 1)),
+        ("natural", Box::new(|s| s.natural = !s.natural)),
+        (
+            "shoot_in_combat",
+            Box::new(|s| s.shoot_in_combat = !s.shoot_in_combat),
+        ),
+        (
+            "at",
+            Box::new(|s| s.at = Pos::parse("(1.00,1.00)").unwrap()),
+        ),
+        ("fatelings", Box::new(|s| s.fatelings[0].wounds += 1)),
+        ("deck", Box::new(|s| s.deck.swap(0, 1))),
+        ("deck_len", Box::new(|s| s.deck_len -= 1)),
+        ("hand", Box::new(|s| s.hand[0] += 1)),
+        ("wound_deck", Box::new(|s| s.wound_deck.swap(0, 2))),
+        ("wounds_drawn", Box::new(|s| s.wounds_drawn += 1)),
+        ("face_up", Box::new(|s| s.face_up ^= 1)),
+        ("round", Box::new(|s| s.round += 1)),
+        ("phase", Box::new(|s| s.phase = Phase::Keep)),
+        ("actions_left", Box::new(|s| s.actions_left -= 1)),
+        ("assets_used", Box::new(|s| s.assets_used += 1)),
+        ("noise", Box::new(|s| s.noise = !s.noise)),
+        (
+            "pending",
+            Box::new(|s| {
+                s.pending = Pending {
+                    number: 5,
+                    ..s.pending
+                }
+            }),
+        ),
+        ("result", Box::new(|s| s.result = 1)),
+        ("decisions", Box::new(|s| s.decisions += 1)),
+        ("tally", Box::new(|s| s.tally.attacks += 1)),
+    ];
+    for (field, edit) in &edits {
+        let mut h = g;
+        edit(&mut h);
+        assert_ne!(g, h, "{field}");
+        assert_eq!(h, h, "{field}");
+    }
+    // A card past the deck's length is not in the deck.
+    let mut h = g;
+    let n = h.deck_len as usize;
+    assert!(n < h.deck.len());
+    h.deck[n] = h.deck[n].wrapping_add(1);
+    assert_eq!(g, h);
+}
