@@ -1316,7 +1316,8 @@ fn states_differ_when_any_field_differs() {
     let other: &'static Content = Box::leak(Box::new(
         content_file::parse(BUILTIN_TOML, "other").unwrap(),
     ));
-    let edits: Vec<(&str, Box<dyn Fn(&mut Gods)>)> = vec![
+    type Edit = Box<dyn Fn(&mut Gods)>;
+    let edits: Vec<(&str, Edit)> = vec![
         ("content", Box::new(move |s| s.content = other)),
         ("encounter", Box::new(|s| s.encounter += 1)),
         ("abilities", Box::new(|s| s.abilities[0] += 1)),
