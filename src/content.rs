@@ -447,6 +447,22 @@ type CacheKey = (TypeId, usize, PathBuf);
 
 static CACHE: Mutex<Vec<(CacheKey, &'static (dyn Any + Send + Sync))>> = Mutex::new(Vec::new());
 
+/// Parses content text in the shared way: `text` read as TOML into the game's raw file type
+/// `Raw` (errors at `source:line:column`, [`ContentText::deserialize`]), then `compile`d with
+/// the [`ContentText`] at hand for located errors (`source: entry 'NAME': field 'PATH': ...`).
+///
+/// # Errors
+/// The deserializer's or `compile`'s one-line [`SetupError`].
+pub fn parse_with<Raw: DeserializeOwned, C>(
+    text: &str,
+    source: &str,
+    compile: impl FnOnce(&ContentText<'_>, Raw) -> Result<C, SetupError>,
+) -> Result<C, SetupError> {
+    let doc = ContentText::new(source, text);
+    let raw: Raw = doc.deserialize()?;
+    compile(&doc, raw)
+}
+
 /// Reads the content file at `path` and compiles it with `compile(text, source)` (`source` is
 /// the path as given, for messages) once per process, and leaks the result so games can hold
 /// `&'static` content. Later calls with the same file (the same canonical path), the same

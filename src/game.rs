@@ -325,6 +325,50 @@ pub trait Game: Copy + Send + Sync + PartialEq + fmt::Debug + fmt::Display + 'st
     fn from_position(text: &str) -> Result<Self, PositionError>;
 }
 
+/// The `impl Game` lines every game writes alike, inside its `impl Game` block:
+/// [`legal_actions`](Game::legal_actions) forwards to the game's own `legal(out)`,
+/// [`apply_traced`](Game::apply_traced) to its `play(action, rng, trace)` (or the inherent
+/// method named as a second argument), and [`result_code`](Game::result_code) reads its
+/// `result` field. `forward_rules!(RiftAction)`, `forward_rules!(BeyondAction, apply_action)`.
+macro_rules! forward_rules {
+    ($action:ty) => {
+        $crate::game::forward_rules!($action, play);
+    };
+    ($action:ty, $play:ident) => {
+        #[inline]
+        fn legal_actions(&self, out: &mut Vec<$action>) {
+            self.legal(out);
+        }
+        #[inline]
+        fn apply_traced<T: $crate::game::Tracer>(
+            &mut self,
+            action: $action,
+            rng: &mut $crate::game::GameRng,
+            trace: &mut T,
+        ) {
+            self.$play(action, rng, trace);
+        }
+        #[inline]
+        fn result_code(&self) -> u8 {
+            self.result
+        }
+    };
+}
+pub(crate) use forward_rules;
+
+/// `Display` for a game state as its position text: `display_position!(Rift, position::render)`
+/// implements `fmt::Display for Rift` by writing `position::render(self)`.
+macro_rules! display_position {
+    ($game:ty, $render:path) => {
+        impl std::fmt::Display for $game {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(&$render(self))
+            }
+        }
+    };
+}
+pub(crate) use display_position;
+
 /// The three independent random streams of one game (DESIGN.md, "Seeds and reproducibility").
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 #[repr(u64)]

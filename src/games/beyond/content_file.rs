@@ -52,9 +52,9 @@ pub const MAX_ROUNDS: u8 = 30;
 /// Secondary cost, or another option without a cost; a hero deck that is not 26 cards; an
 /// activation table naming an enemy that is not in the scenario; a number out of range.
 pub fn parse(text: &str, source: &str) -> Result<Content, SetupError> {
-    let doc = ContentText::new(source, text);
-    let raw: RawFile = doc.deserialize()?;
-    Compiler { doc: &doc }.compile(raw)
+    crate::content::parse_with(text, source, |doc, raw: RawFile| {
+        Compiler { doc }.compile(raw)
+    })
 }
 
 /// Reads and parses a content file and leaks it, so games hold `&'static Content` (each

@@ -24,8 +24,6 @@ pub mod position;
 pub mod rules;
 pub mod state;
 
-use std::fmt;
-
 pub use actions::BeyondAction;
 pub use state::Beyond;
 
@@ -34,7 +32,7 @@ use state::{Cursor, DefendCtx, EnemyState, HeroState, MAX_COMMIT, Pending, Persi
 
 use crate::game::{
     Axis, AxisKind, AxisValue, Game, GameRng, PlanStep, PositionError, SetupError, SetupValues,
-    Tracer, below,
+    below,
 };
 
 /// Loss causes, indexed by [`rules::cause`].
@@ -348,11 +346,7 @@ pub const METRICS: [&str; 6] = [
     "scenarios_won",
 ];
 
-impl fmt::Display for Beyond {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&position::render(self))
-    }
-}
+crate::game::display_position!(Beyond, position::render);
 
 impl Game for Beyond {
     type Action = BeyondAction;
@@ -428,19 +422,7 @@ impl Game for Beyond {
         b.begin_scenario(rng, &mut crate::game::NoTrace);
         b
     }
-    #[inline]
-    fn legal_actions(&self, out: &mut Vec<BeyondAction>) {
-        self.legal(out);
-    }
-    #[inline]
-    fn apply_traced<T: Tracer>(&mut self, action: BeyondAction, rng: &mut GameRng, trace: &mut T) {
-        self.play(action, rng, trace);
-        self.after_action(rng, trace);
-    }
-    #[inline]
-    fn result_code(&self) -> u8 {
-        self.result
-    }
+    crate::game::forward_rules!(BeyondAction, apply_action);
     const LOSS_CAUSES: &'static [&'static str] = &LOSS_CAUSES;
     const FEATURE_NAMES: &'static [&'static str] = &FEATURES;
     /// Feature values (names in [`FEATURES`]).

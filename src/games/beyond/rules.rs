@@ -2103,6 +2103,13 @@ impl Beyond {
         self.start_round(trace);
     }
 
+    /// [`play`](Beyond::play) and then [`after_action`](Beyond::after_action): what
+    /// [`Game::apply_traced`](crate::Game::apply_traced) does with a player decision.
+    pub fn apply_action<T: Tracer>(&mut self, a: A, rng: &mut GameRng, trace: &mut T) {
+        self.play(a, rng, trace);
+        self.after_action(rng, trace);
+    }
+
     /// After an action that may have won a scenario of a campaign: run the campaign step.
     pub fn after_action<T: Tracer>(&mut self, rng: &mut GameRng, trace: &mut T) {
         if self.result == 0 && self.phase == Phase::Campaign && self.pending == Pending::None {

@@ -16,8 +16,6 @@ pub mod position;
 pub mod rules;
 pub mod state;
 
-use std::fmt;
-
 pub use actions::BuriedAction;
 pub use state::Buried;
 
@@ -25,8 +23,7 @@ use content::Content;
 use state::{GONE, NLOC, bit};
 
 use crate::game::{
-    Axis, AxisKind, Game, GameRng, NoTrace, PlanStep, PositionError, SetupError, SetupValues,
-    Tracer, below,
+    Axis, AxisKind, Game, GameRng, NoTrace, PlanStep, PositionError, SetupError, SetupValues, below,
 };
 
 /// Loss causes, indexed by [`state::cause`] (`turn_limit` is the lab's guard, not a rule).
@@ -339,11 +336,7 @@ pub const METRICS: [&str; 7] = [
     "wave_restarts",
 ];
 
-impl fmt::Display for Buried {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&position::render(self))
-    }
-}
+crate::game::display_position!(Buried, position::render);
 
 impl Game for Buried {
     type Action = BuriedAction;
@@ -445,18 +438,7 @@ impl Game for Buried {
         b.start_enemy_turn(rng, &mut NoTrace);
         b
     }
-    #[inline]
-    fn legal_actions(&self, out: &mut Vec<BuriedAction>) {
-        self.legal(out);
-    }
-    #[inline]
-    fn apply_traced<T: Tracer>(&mut self, action: BuriedAction, rng: &mut GameRng, trace: &mut T) {
-        self.play(action, rng, trace);
-    }
-    #[inline]
-    fn result_code(&self) -> u8 {
-        self.result
-    }
+    crate::game::forward_rules!(BuriedAction);
     const LOSS_CAUSES: &'static [&'static str] = &LOSS_CAUSES;
     const FEATURE_NAMES: &'static [&'static str] = &FEATURES;
     /// Heuristic features (names in [`FEATURES`]): `engage` of this state, every other one of

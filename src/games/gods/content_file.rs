@@ -40,9 +40,9 @@ pub const LIMIT_CAUSES: [(&str, u8); 2] = [("time_ran_out", 1), ("ritual_complet
 /// start, patrol point or objective off the table; a start or patrol point inside an obstacle;
 /// two starting bases that overlap; a round limit outside 1..=30; a duplicate name.
 pub fn parse(text: &str, source: &str) -> Result<Content, SetupError> {
-    let doc = ContentText::new(source, text);
-    let raw: RawFile = doc.deserialize()?;
-    Compiler { doc: &doc }.compile(raw)
+    crate::content::parse_with(text, source, |doc, raw: RawFile| {
+        Compiler { doc }.compile(raw)
+    })
 }
 
 /// Reads and parses a content file once per process ([`load_cached`]), so games hold

@@ -17,8 +17,6 @@ pub mod position;
 pub mod rules;
 pub mod state;
 
-use std::fmt;
-
 pub use rules::{Goal, GodsAction, Hit};
 pub use state::Gods;
 
@@ -26,8 +24,7 @@ use content::{ABILITIES, Content, Win};
 use state::{FState, Fateling, Pending, Phase, Tally};
 
 use crate::game::{
-    Axis, AxisKind, Game, GameRng, NoTrace, PlanStep, PositionError, SetupError, SetupValues,
-    Tracer, below,
+    Axis, AxisKind, Game, GameRng, NoTrace, PlanStep, PositionError, SetupError, SetupValues, below,
 };
 use crate::setup::axis_error;
 
@@ -300,11 +297,7 @@ pub const METRICS: [&str; 9] = [
     "assets_played",
 ];
 
-impl fmt::Display for Gods {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&position::write(self))
-    }
-}
+crate::game::display_position!(Gods, position::write);
 
 impl Game for Gods {
     type Action = GodsAction;
@@ -353,18 +346,7 @@ impl Game for Gods {
         g.begin_round(rng, &mut NoTrace);
         g
     }
-    #[inline]
-    fn legal_actions(&self, out: &mut Vec<GodsAction>) {
-        self.legal(out);
-    }
-    #[inline]
-    fn apply_traced<T: Tracer>(&mut self, action: GodsAction, rng: &mut GameRng, trace: &mut T) {
-        self.play(action, rng, trace);
-    }
-    #[inline]
-    fn result_code(&self) -> u8 {
-        self.result
-    }
+    crate::game::forward_rules!(GodsAction);
     const LOSS_CAUSES: &'static [&'static str] = &LOSS_CAUSES;
     const FEATURE_NAMES: &'static [&'static str] = &FEATURES;
     /// Features (names in [`FEATURES`]).

@@ -18,8 +18,6 @@ pub mod spawn_check;
 pub mod state;
 pub mod switches;
 
-use std::fmt;
-
 pub use actions::RiftAction;
 pub use state::Rift;
 
@@ -833,11 +831,7 @@ pub const MAX_GAMES: u32 = 9;
 /// The actor of the deploy plan in [`Game::plan_step`] (mechs are actors 0 and 1).
 pub const DEPLOY_ACTOR: u8 = 2;
 
-impl fmt::Display for Rift {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&position::render(self))
-    }
-}
+crate::game::display_position!(Rift, position::render);
 
 impl Game for Rift {
     type Action = RiftAction;
@@ -1003,18 +997,7 @@ impl Game for Rift {
         r.begin_game(rng);
         r
     }
-    #[inline]
-    fn legal_actions(&self, out: &mut Vec<RiftAction>) {
-        self.legal(out);
-    }
-    #[inline]
-    fn apply_traced<T: Tracer>(&mut self, action: RiftAction, rng: &mut GameRng, trace: &mut T) {
-        self.play(action, rng, trace);
-    }
-    #[inline]
-    fn result_code(&self) -> u8 {
-        self.result
-    }
+    crate::game::forward_rules!(RiftAction);
     const LOSS_CAUSES: &'static [&'static str] = &LOSS_CAUSES;
     const FEATURE_NAMES: &'static [&'static str] = &FEATURES;
     /// Features after previewing the pending Upkeep and Monsters attack (so a state during Player
