@@ -288,6 +288,24 @@ impl<'a> AxisReader<'a> {
         }
     }
 
+    /// The game's content as the `content` axis names it (`builtin`, the default, or a file
+    /// path, with content value paths applied: [`crate::content::resolve_content`]).
+    ///
+    /// # Errors
+    /// A wrong kind for `content`, an unreadable or invalid file (`compile`'s error).
+    ///
+    /// # Panics
+    /// When the game does not declare a `content` name axis.
+    pub fn content<C: Send + Sync + 'static>(
+        &self,
+        builtin: fn() -> &'static C,
+        builtin_text: &str,
+        compile: fn(&str, &str) -> Result<C, SetupError>,
+    ) -> Result<&'static C, SetupError> {
+        self.name("content")?;
+        crate::content::resolve_content(self.values, builtin, builtin_text, compile)
+    }
+
     /// A name axis, or its declared default when absent.
     ///
     /// # Errors

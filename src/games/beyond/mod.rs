@@ -101,13 +101,8 @@ impl BeyondSetup {
     pub fn resolve(values: &SetupValues) -> Result<BeyondSetup, SetupError> {
         // Unknown axes and kinds: the shared checks and their messages.
         let r = crate::setup::AxisReader::new("beyond", &AXES, values)?;
-        r.name("content")?;
-        let content: &'static Content = crate::content::resolve_content(
-            values,
-            content::builtin,
-            content::BUILTIN_TOML,
-            content_file::parse,
-        )?;
+        let content: &'static Content =
+            r.content(content::builtin, content::BUILTIN_TOML, content_file::parse)?;
         let list = |v: Vec<String>| v.join(", ");
         let campaign_name = r.name("campaign")?;
         let campaign = if campaign_name.eq_ignore_ascii_case("none") {

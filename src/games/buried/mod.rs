@@ -101,13 +101,8 @@ impl BuriedSetup {
     pub fn resolve(values: &SetupValues) -> Result<BuriedSetup, SetupError> {
         // Unknown axes, kinds and ranges: the shared checks and their messages.
         let r = crate::setup::AxisReader::new("buried", &AXES, values)?;
-        r.name("content")?;
-        let content: &'static Content = crate::content::resolve_content(
-            values,
-            content::builtin,
-            content::BUILTIN_TOML,
-            content::parse,
-        )?;
+        let content: &'static Content =
+            r.content(content::builtin, content::BUILTIN_TOML, content::parse)?;
         let hero_names = content.hero_names();
         let hero = match r.name("hero")? {
             s if s.eq_ignore_ascii_case("random") => None,

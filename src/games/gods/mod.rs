@@ -157,13 +157,8 @@ impl GodsSetup {
     pub fn resolve(values: &SetupValues) -> Result<GodsSetup, SetupError> {
         // Unknown axes and kinds: the shared checks and their messages.
         let r = crate::setup::AxisReader::new("gods", &AXES, values)?;
-        r.name("content")?;
-        let content: &'static Content = crate::content::resolve_content(
-            values,
-            content::builtin,
-            content::BUILTIN_TOML,
-            content_file::parse,
-        )?;
+        let content: &'static Content =
+            r.content(content::builtin, content::BUILTIN_TOML, content_file::parse)?;
         let enc = r.name_or("encounter", &content.encounters[0].name)?;
         let encounter = content.encounter_index(enc).ok_or_else(|| {
             let v: Vec<&str> = content.encounters.iter().map(|e| e.name.as_str()).collect();

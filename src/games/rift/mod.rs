@@ -290,13 +290,8 @@ impl RiftSetup {
     /// A one-line [`SetupError`] naming the axis, the bad value and the valid ones.
     pub fn resolve(values: &SetupValues) -> Result<RiftSetup, SetupError> {
         let r = AxisReader::new(Rift::NAME, &AXES, values)?;
-        r.name("content")?;
-        let content: &'static Content = crate::content::resolve_content(
-            values,
-            content::builtin,
-            content::BUILTIN_TOML,
-            content_file::parse,
-        )?;
+        let content: &'static Content =
+            r.content(content::builtin, content::BUILTIN_TOML, content_file::parse)?;
         let games = content.campaign.len() as i64;
         let game = r.int_within("game", 1, games)?.unwrap_or(1) as u8 - 1;
         let ruins = r.int("ruins")?.unwrap_or(3) as u8;
