@@ -1,7 +1,7 @@
 //! The hot path allocates nothing: after warm-up, playing whole games with the random policy
-//! (setup, legal actions into a reused buffer, apply, outcome, metrics) makes no heap allocation,
-//! and neither do greedy and MCTS decisions (search, rollouts, look-ahead) on every registered
-//! game. A counting global allocator proves it (issue 5).
+//! (setup, legal actions into a reused buffer, apply, outcome, metrics) makes no heap
+//! allocation, and neither do greedy, MCTS and beam decisions (search, rollouts, look-ahead) on
+//! every registered game. A counting global allocator proves it (issues 5 and 9).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -138,7 +138,7 @@ fn count_decisions<G: Game>(
 }
 
 #[test]
-fn greedy_and_mcts_decisions_allocate_nothing_after_warm_up() {
+fn greedy_mcts_and_beam_decisions_allocate_nothing_after_warm_up() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("strategies");
     // (strategy, warm-up games, counted games): MCTS-200 costs about 0.1 s a Rift game and
     // seconds a Buried game (every evaluation previews the enemies' turn).
@@ -149,11 +149,15 @@ fn greedy_and_mcts_decisions_allocate_nothing_after_warm_up() {
     // itself took 24 s of a Buried game and 27 s of Beyond's here). Two warm-up games: after
     // one, Beyond's next game still grew an arena once in 577 decisions (a high-water mark
     // not yet reached, not an allocation per decision).
+    // beam-50: beam-200 at width 50 (the same search, re-planning and chance samples; a
+    // Beyond game of beam-200 takes about 5 s), whose record and candidate buffers grow to a
+    // high-water mark and are then reused.
     let plan = [
         ("greedy", 10, 60),
         ("mcts-200", 2, 3),
         ("mcts-1000-at-300", 2, 1),
         ("mcts-200-closed", 2, 3),
+        ("beam-50", 4, 2),
     ];
     let mcts_200 = std::fs::read_to_string(dir.join("mcts-200.toml")).unwrap();
     let closed = mcts_200.replacen(
@@ -171,6 +175,10 @@ fn greedy_and_mcts_decisions_allocate_nothing_after_warm_up() {
         "mcts-1000 searches with progressive widening"
     );
     let at_300 = Strategy::parse("mcts-1000-at-300", "tests/alloc.rs", &at_300).unwrap();
+    let beam_200 = std::fs::read_to_string(dir.join("beam-200.toml")).unwrap();
+    let beam_50 = beam_200.replacen("width = 200", "width = 50", 1);
+    assert_ne!(beam_50, beam_200, "beam-200.toml's width line moved");
+    let beam_50 = Strategy::parse("beam-50", "tests/alloc.rs", &beam_50).unwrap();
     for &kind in GameKind::ALL {
         with_game!(kind, G => {
             let setup = G::resolve_setup(&SetupValues::new()).unwrap();
@@ -178,6 +186,7 @@ fn greedy_and_mcts_decisions_allocate_nothing_after_warm_up() {
                 let strategy = match name {
                     "mcts-200-closed" => closed.clone(),
                     "mcts-1000-at-300" => at_300.clone(),
+                    "beam-50" => beam_50.clone(),
                     _ => Strategy::named(name, &dir).unwrap(),
                 };
                 let mut policy = strategy.build::<G>().unwrap();

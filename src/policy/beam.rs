@@ -103,8 +103,8 @@ impl<G: Game> BeamPolicy<G> {
             frontier: Vec::new(),
             candidates: Vec::new(),
             legal: Vec::with_capacity(LIST_ROOM),
-            line: Vec::new(),
-            plan: Vec::new(),
+            line: Vec::with_capacity(depth as usize),
+            plan: Vec::with_capacity(depth as usize),
             next: 0,
         }
     }
@@ -174,8 +174,11 @@ impl<G: Game> BeamPolicy<G> {
             if self.candidates.is_empty() {
                 break;
             }
-            // Stable: equal scores keep the order of generation.
-            self.candidates.sort_by(|a, b| b.2.total_cmp(&a.2));
+            // Equal scores keep the order of generation (the record ids grow with it); an
+            // unstable sort on (score, id) orders as a stable sort on the score would, without
+            // the stable sort's scratch buffer (an allocation per search).
+            self.candidates
+                .sort_unstable_by(|a, b| b.2.total_cmp(&a.2).then(a.1.cmp(&b.1)));
             self.frontier.clear();
             for i in 0..self.candidates.len() {
                 if self.frontier.len() == self.width {
