@@ -333,6 +333,50 @@ fn the_monstrosity_is_defeated_when_no_boss_marker_is_left() {
 }
 
 #[test]
+fn the_boss_still_to_go_counts_the_monstrositys_falls_to_come() {
+    // Buried::boss_to_go (the features boss_to_go and boss_falls): health now plus the card's
+    // Health (4) per fall to come, a fall per open skull while a Boss marker is left.
+    let fight = "wave number=4\nvillagers placed=2 ready=0 supply=0\nhero at=0 stats=4,3,2,2\nboss name=The_Monstrosity up=1 at=1 stats=1,2,2,3\nflow phase=symbol sym=2,0";
+    let b = pos(&format!("{FIVE_SKULLS}\n{fight}"));
+    // Five open skulls, four markers: four falls.
+    assert_eq!(b.boss_to_go(), (1 + 4 * 4, 4), "{b}");
+    let skulls: Vec<String> = sololab::games::buried::state::locs(b.skulls)
+        .map(|l| l.to_string())
+        .collect();
+    // Three markers down: two open skulls, one marker left: one fall.
+    let mut b = pos(&format!(
+        "{FIVE_SKULLS}\n{fight}\nmarkers at={}",
+        skulls[..3].join(",")
+    ));
+    assert_eq!(b.boss_to_go(), (1 + 4, 1), "{b}");
+    let names = <Buried as Game>::FEATURE_NAMES;
+    let mut f = vec![0.0; names.len()];
+    b.features(&mut f);
+    let at = |n: &str| names.iter().position(|&x| x == n).unwrap();
+    assert_eq!((f[at("boss_to_go")], f[at("boss_falls")]), (5.0, 1.0));
+    // The last fall: health back to 4 plus what the skull adds; no fall left.
+    act(&mut b, A::Attack(1));
+    assert_eq!(b.outcome(), None, "{b}");
+    assert!(b.boss_stats[0] >= 4, "{b}");
+    assert_eq!(b.boss_to_go(), (u32::from(b.boss_stats[0]), 0), "{b}");
+    // Before the boss is up: the count at its entrance (every skull open, no marker).
+    let b = pos(&format!(
+        "{FIVE_SKULLS}\nwave number=4\nmarkers at={}",
+        skulls[0]
+    ));
+    assert_eq!(b.boss_to_go(), (4 + 4 * 4, 4), "{b}");
+    // The Devourer: its health, no falls (its card's Health before it is up).
+    let b = pos(&format!(
+        "{FIVE_SKULLS}\n{}",
+        fight.replace(
+            "The_Monstrosity up=1 at=1 stats=1",
+            "The_Devourer up=1 at=1 stats=3"
+        )
+    ));
+    assert_eq!(b.boss_to_go(), (3, 0), "{b}");
+}
+
+#[test]
 fn the_labs_turn_limit_is_a_loss_no_wave_retry_undoes() {
     // `wave_retries` restarts a lost wave; the lab's turn limit (state::MAX_TURNS) ends the
     // game for good.

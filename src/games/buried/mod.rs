@@ -291,6 +291,37 @@ impl Buried {
         };
         out[12] = f64::from(self.result >= 2);
         out[13] = f64::from(self.result == 1);
+        let (to_go, falls) = self.boss_to_go();
+        out[15] = to_go as f64;
+        out[16] = falls as f64;
+    }
+
+    /// `(to_go, falls)`: the boss's health still to take away before it is defeated, and The
+    /// Monstrosity's falls still to come (rulebook §13, CONTENT.md "The Monstrosity's skill"):
+    /// `falls` is the number of skulls it can still cover (open skull locations, at most the
+    /// Boss markers left in the supply), `to_go` its health now plus `falls` times its card's
+    /// starting Health. Before the boss is up, both at its entrance (its card's Health, every
+    /// skull open, no marker placed), so neither jumps when wave 4 ends. Health gained from
+    /// skull symbols and from defeated villagers is not foreseen: a fall onto a `+H` skull
+    /// leaves `to_go` as it was and lowers `falls`. The Devourer: its health, no falls.
+    pub fn boss_to_go(&self) -> (u32, u32) {
+        let card = &self.content.0.bosses[self.boss as usize];
+        let start = u32::from(card.stats[0]);
+        let (health, open, placed) = if self.boss_up {
+            (
+                u32::from(self.boss_stats[0]),
+                (self.skulls & !self.markers).count_ones(),
+                self.markers.count_ones(),
+            )
+        } else {
+            (start, self.skulls.count_ones(), 0)
+        };
+        let falls = if card.skull_track {
+            open.min(state::MARKERS.saturating_sub(placed))
+        } else {
+            0
+        };
+        (health + falls * start, falls)
     }
 }
 
@@ -298,9 +329,11 @@ impl Buried {
 /// still in the supply), `monsters` left in the wave (card and map), their `monster_health`,
 /// `monster_threat` (monsters on the map weighted by nearness to the Village Center, 0-1
 /// each), `waves_cleared`, `boss_health` (0 until it is up), `boss_skulls` (skull locations
-/// The Monstrosity can still cover), `lost`, `won`, and `engage` (enemies the hero can still
-/// strike this turn, [`Buried::engage`]; read before the preview).
-pub const FEATURES: [&str; 15] = [
+/// The Monstrosity can still cover), `lost`, `won`, `engage` (enemies the hero can still
+/// strike this turn, [`Buried::engage`]; read before the preview), `boss_to_go` (the boss's
+/// health still to take away, its falls to come included) and `boss_falls` (The Monstrosity's
+/// falls still to come), both from [`Buried::boss_to_go`] and steady at the boss's entrance.
+pub const FEATURES: [&str; 17] = [
     "health",
     "mana",
     "damage",
@@ -316,6 +349,8 @@ pub const FEATURES: [&str; 15] = [
     "lost",
     "won",
     "engage",
+    "boss_to_go",
+    "boss_falls",
 ];
 
 /// Metric names (issue 12): waves cleared, villagers fled (all flights), Boss markers placed,
