@@ -221,6 +221,12 @@ struct PlayArgs {
     #[arg(long, default_value_t = 1, allow_negative_numbers = true,
           value_parser = seed_arg)]
     seed: u64,
+    /// Game index, 0..=9223372036854775807: the game plays like game INDEX of every cell of an
+    /// experiment with this seed and setup (the `index` column of `run --raw`'s games.csv), to
+    /// replay one game of a report.
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true,
+          value_parser = seed_arg)]
+    index: u64,
     /// Start from a position file instead of a new game.
     #[arg(long, conflicts_with = "set")]
     position: Option<PathBuf>,
@@ -735,19 +741,27 @@ fn play_typed<G: Game>(args: &PlayArgs) -> Result<()> {
         }
         None => {
             let setup = lab::setup_from_pairs::<G>(&args.set)?;
-            G::new_game(&setup, &mut stream_rng(args.seed, 0, Stream::Setup))
+            G::new_game(
+                &setup,
+                &mut stream_rng(args.seed, args.index, Stream::Setup),
+            )
         }
     };
     let mut policy = factory();
     let mut stdout = std::io::stdout().lock();
     let mut failed = None;
-    lab::play_traced(start, policy.as_mut(), args.seed, &mut |line: &str| {
-        if failed.is_none()
-            && let Err(e) = writeln!(stdout, "{line}")
-        {
-            failed = Some(e);
-        }
-    });
+    lab::play_traced(
+        start,
+        policy.as_mut(),
+        (args.seed, args.index),
+        &mut |line: &str| {
+            if failed.is_none()
+                && let Err(e) = writeln!(stdout, "{line}")
+            {
+                failed = Some(e);
+            }
+        },
+    );
     match failed {
         Some(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
             Err(anyhow::anyhow!("cannot write to standard output: {e}"))

@@ -329,6 +329,47 @@ fn run_prints_a_table_fitted_to_the_width() {
 }
 
 #[test]
+fn play_with_an_index_replays_that_game_of_an_experiment() {
+    // Every game of a 6-game run (its raw rows) is `play --seed 3 --index I` with its setup.
+    let dir = temp_dir("play-index");
+    let file = dir.join("e.toml");
+    std::fs::write(
+        &file,
+        "name = \"e\"\ngame = \"rift\"\nstrategies = [\"random\"]\ngames = 6\nseed = 3\n\
+         [setup]\nruins = 2\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let o = sololab(&["run", path(&file), "--quiet", "--raw", "--out", path(&out)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let games = std::fs::read_to_string(out.join("games.csv")).unwrap();
+    let header: Vec<&str> = games.lines().next().unwrap().split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let mut outcomes = std::collections::BTreeSet::new();
+    for row in games.lines().skip(1) {
+        let f: Vec<&str> = row.split(',').collect();
+        let index = f[col("index")];
+        let o = sololab(&[
+            "play", "rift", "--policy", "random", "--seed", "3", "--index", index, "--set",
+            "ruins=2",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let text = stdout(&o);
+        let last = text.lines().last().unwrap();
+        let expected = match (f[col("result")], f[col("cause")]) {
+            ("won", _) => format!("outcome: won after {} turns", f[col("turns")]),
+            (_, cause) => format!("outcome: lost ({cause}) after {} turns", f[col("turns")]),
+        };
+        assert_eq!(last, expected, "game {index}");
+        outcomes.insert(last.to_string());
+    }
+    assert!(outcomes.len() > 1, "six games, one outcome: {outcomes:?}");
+    let o = sololab(&["play", "rift", "--policy", "random", "--index", "-1"]);
+    one_line_error(&o, &["'--index <INDEX>'", "0..=9223372036854775807"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn play_prints_states_actions_events_and_the_outcome() {
     let args = [
         "play", "rift", "--policy", "greedy", "--seed", "3", "--set", "ruins=2",

@@ -295,7 +295,7 @@ fn setup_from_pairs_checks_each_value() {
 fn play_traced_shows_turns_actions_events_and_outcome() {
     let mut lines = Vec::new();
     let start = Race::from_position("race 7 3").unwrap();
-    let outcome = lab::play_traced(start, &mut Walker, 1, &mut |l: &str| {
+    let outcome = lab::play_traced(start, &mut Walker, (1, 0), &mut |l: &str| {
         lines.push(l.to_string())
     });
     assert!(outcome.is_win());

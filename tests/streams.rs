@@ -158,21 +158,26 @@ fn run_experiment_hands_every_game_its_streams_on_two_threads() {
 }
 
 #[test]
-fn play_hands_the_policy_game_zeros_stream_and_rolls_its_chance_stream() {
+fn play_hands_the_policy_its_games_stream_and_rolls_its_chance_stream() {
+    // Game 0 (`sololab play --seed S`) and game 3 (`--index 3`) of seed 12.
     let setup = RiftSetup::default_setup();
     let seed = 12;
-    let log = Log::default();
-    let mut spy = Spy::new(seed, 1, &log);
-    let start = Rift::new_game(&setup, &mut stream_rng(seed, 0, Stream::Setup));
-    let mut lines = Vec::new();
-    let outcome = play_traced(start, &mut spy, seed, &mut |l: &str| {
-        lines.push(l.to_string())
-    });
-    let g = replay(&setup, seed, 0, &log.lock().unwrap()[&0]);
-    assert_eq!(g.outcome(), Some(outcome));
-    // `play` ends with the final state and the outcome line: the replayed game's state.
-    let state: Vec<String> = g.to_string().lines().map(str::to_string).collect();
-    let n = lines.len();
-    assert!(n > state.len() + 1, "{lines:?}");
-    assert_eq!(lines[n - 1 - state.len()..n - 1], state[..]);
+    for index in [0, 3] {
+        let log = Log::default();
+        let mut spy = Spy::new(seed, 4, &log);
+        let start = Rift::new_game(&setup, &mut stream_rng(seed, index, Stream::Setup));
+        let mut lines = Vec::new();
+        let outcome = play_traced(start, &mut spy, (seed, index), &mut |l: &str| {
+            lines.push(l.to_string())
+        });
+        let log = log.lock().unwrap();
+        assert_eq!(log.keys().copied().collect::<Vec<_>>(), [index]);
+        let g = replay(&setup, seed, index, &log[&index]);
+        assert_eq!(g.outcome(), Some(outcome), "game {index}");
+        // `play` ends with the final state and the outcome line: the replayed game's state.
+        let state: Vec<String> = g.to_string().lines().map(str::to_string).collect();
+        let n = lines.len();
+        assert!(n > state.len() + 1, "{lines:?}");
+        assert_eq!(lines[n - 1 - state.len()..n - 1], state[..], "game {index}");
+    }
 }

@@ -118,9 +118,10 @@ pub fn setup_values_from_pairs<G: Game>(
     Ok((values, setup))
 }
 
-/// Plays `start` to the end with `policy`, drawing chance and the policy's randomness from game
-/// 0's streams of `seed` (so `sololab play --seed S` with the same setup replays game 0 of an
-/// experiment seeded `S`), and sends every line of the playthrough to `emit`:
+/// Plays `start` to the end with `policy`, drawing chance and the policy's randomness from the
+/// streams of game `index` of `seed` (`game = (seed, index)`: so `sololab play --seed S --index
+/// I` with the same setup replays game I of every cell of an experiment seeded `S`), and sends
+/// every line of the playthrough to `emit`:
 /// `== turn N ==` and the state's `Display` at each turn start, `> action` for each decision,
 /// the trace's events indented by two spaces, and finally `outcome: won` or
 /// `outcome: lost (cause)`. Returns the outcome.
@@ -130,12 +131,12 @@ pub fn setup_values_from_pairs<G: Game>(
 pub fn play_traced<G: Game>(
     start: G,
     policy: &mut dyn Policy<G>,
-    seed: u64,
+    (seed, index): (u64, u64),
     emit: &mut dyn FnMut(&str),
 ) -> Outcome {
     let mut state = start;
-    let mut chance = stream_rng(seed, 0, Stream::Chance);
-    let mut own = stream_rng(seed, 0, Stream::Policy);
+    let mut chance = stream_rng(seed, index, Stream::Chance);
+    let mut own = stream_rng(seed, index, Stream::Policy);
     let mut legal = Vec::new();
     let mut shown_turn = None;
     let mut decisions = 0u32;
