@@ -1252,56 +1252,68 @@ fn a_new_game_shuffles_the_wound_deck_uniformly() {
 /// action (each prepare's strong hit or miss is a pending choice). Over 200 seeds every game
 /// ends at the round limit, and the longest takes 133 decisions, under the cap (a cap below it
 /// would stop a legal game as a bug).
+/// The longest games built from the built-in content with the deck all Quick Steps (each played
+/// adds an action) and a Scoundrel who plays every asset and prepares (a pending choice of the
+/// card to keep or return whenever the test does not end weak): the walled-in brute cannot reach
+/// her, so every game lasts the 30 rounds. With the built-in 2 actions a round the longest of
+/// 200 games has 133 decisions; with a content file's most, 4 actions a round, it has more, and
+/// both stay under `Game::MAX_DECISIONS`, the bound over every content file and position.
 #[test]
 fn the_longest_games_stay_under_the_decision_cap() {
-    let mut text = BUILTIN_TOML.to_string();
-    for (from, to) in [
-        (
-            "round_limit = 10\nlimit_cause = \"time_ran_out\"\nwin = \"slay_all\"\nobstacles = [{ circle = [7.0, 11.0, 1.5] }, { rect = [14.0, 10.0, 18.0, 11.0] }]\n\n[[encounter.fateling]]\nkind = \"Brute\"\nat = [12.0, 20.0]\npatrol = [[5.0, 20.0], [19.0, 20.0]]",
-            "round_limit = 30\nlimit_cause = \"time_ran_out\"\nwin = \"slay_all\"\nobstacles = [{ rect = [9.0, 17.0, 15.0, 17.5] }, { rect = [9.0, 22.5, 15.0, 23.0] }, { rect = [9.0, 17.0, 9.5, 23.0] }, { rect = [14.5, 17.0, 15.0, 23.0] }]\n\n[[encounter.fateling]]\nkind = \"Brute\"\nat = [12.0, 20.0]",
-        ),
-        (
-            "cards = { \"Rain Fire\" = 4, \"Precise Strike\" = 4, \"Second Wind\" = 4, \"Quick Step\" = 4, \"Scavenge\" = 4 }",
-            "cards = { \"Quick Step\" = 20 }",
-        ),
-    ] {
-        assert_eq!(text.matches(from).count(), 1, "{from}");
-        text = text.replace(from, to);
-    }
-    let c: &'static Content = Box::leak(Box::new(content_file::parse(&text, "test").unwrap()));
-    let setup = sololab::games::gods::GodsSetup {
-        content: c,
-        encounter: c.encounter_index("lone_brute").unwrap(),
-        abilities: [0, 0, 1, 0],
-        deck: c.deck_index("balanced").unwrap(),
-        natural: false,
-        shoot_in_combat: false,
-    };
-    let mut longest = 0;
-    let mut v = Vec::new();
-    for seed in 0..200u64 {
-        let mut g = Gods::new_game(&setup, &mut stream_rng(seed, 0, Stream::Setup));
-        let mut rng = stream_rng(seed, 0, Stream::Chance);
-        while g.outcome().is_none() {
-            g.legal(&mut v);
-            let pick = v
-                .iter()
-                .copied()
-                .find(|a| matches!(a, GodsAction::Asset { .. }))
-                .or_else(|| v.iter().copied().find(|a| *a == GodsAction::Prepare))
-                .unwrap_or(v[0]);
-            g.play(pick, &mut rng, &mut NoTrace);
+    let longest = |actions: &str| {
+        let mut text = BUILTIN_TOML.to_string();
+        for (from, to) in [
+            (
+                "round_limit = 10\nlimit_cause = \"time_ran_out\"\nwin = \"slay_all\"\nobstacles = [{ circle = [7.0, 11.0, 1.5] }, { rect = [14.0, 10.0, 18.0, 11.0] }]\n\n[[encounter.fateling]]\nkind = \"Brute\"\nat = [12.0, 20.0]\npatrol = [[5.0, 20.0], [19.0, 20.0]]",
+                "round_limit = 30\nlimit_cause = \"time_ran_out\"\nwin = \"slay_all\"\nobstacles = [{ rect = [9.0, 17.0, 15.0, 17.5] }, { rect = [9.0, 22.5, 15.0, 23.0] }, { rect = [9.0, 17.0, 9.5, 23.0] }, { rect = [14.5, 17.0, 15.0, 23.0] }]\n\n[[encounter.fateling]]\nkind = \"Brute\"\nat = [12.0, 20.0]",
+            ),
+            (
+                "cards = { \"Rain Fire\" = 4, \"Precise Strike\" = 4, \"Second Wind\" = 4, \"Quick Step\" = 4, \"Scavenge\" = 4 }",
+                "cards = { \"Quick Step\" = 20 }",
+            ),
+            ("\nactions = 2\n", actions),
+        ] {
+            assert_eq!(text.matches(from).count(), 1, "{from}");
+            text = text.replace(from, to);
         }
-        assert_eq!(
-            g.outcome(),
-            Some(Outcome::Lost(1)),
-            "time_ran_out, seed {seed}"
-        );
-        assert_eq!(g.round, 30);
-        longest = longest.max(g.decisions);
-    }
-    assert_eq!(longest, 133);
-    assert!(u32::from(longest) < Gods::MAX_DECISIONS);
+        let c: &'static Content = Box::leak(Box::new(content_file::parse(&text, "test").unwrap()));
+        let setup = sololab::games::gods::GodsSetup {
+            content: c,
+            encounter: c.encounter_index("lone_brute").unwrap(),
+            abilities: [0, 0, 1, 0],
+            deck: c.deck_index("balanced").unwrap(),
+            natural: false,
+            shoot_in_combat: false,
+        };
+        let mut longest = 0;
+        let mut v = Vec::new();
+        for seed in 0..200u64 {
+            let mut g = Gods::new_game(&setup, &mut stream_rng(seed, 0, Stream::Setup));
+            let mut rng = stream_rng(seed, 0, Stream::Chance);
+            while g.outcome().is_none() {
+                g.legal(&mut v);
+                let pick = v
+                    .iter()
+                    .copied()
+                    .find(|a| matches!(a, GodsAction::Asset { .. }))
+                    .or_else(|| v.iter().copied().find(|a| *a == GodsAction::Prepare))
+                    .unwrap_or(v[0]);
+                g.play(pick, &mut rng, &mut NoTrace);
+            }
+            assert_eq!(
+                g.outcome(),
+                Some(Outcome::Lost(1)),
+                "time_ran_out, seed {seed}"
+            );
+            assert_eq!(g.round, 30);
+            longest = longest.max(u32::from(g.decisions));
+        }
+        longest
+    };
+    assert_eq!(longest("\nactions = 2\n"), 133);
+    let four = longest("\nactions = 4\n");
+    assert!(four > 185, "{four}");
+    assert!(four < Gods::MAX_DECISIONS, "{four}");
 }
 
 /// Two states are equal exactly when every field the game reads is (`state.rs`, `PartialEq`):

@@ -32,6 +32,8 @@ pub const MAX_OBSTACLES: usize = 12;
 pub const MAX_OBJECTIVES: usize = 3;
 /// The longest round limit an encounter may set (bounds a game's length).
 pub const MAX_ROUNDS: u8 = 30;
+/// The most actions a Scoundrel phase may have (a content file's `actions`, 1 to 4).
+pub const MAX_ACTIONS: u8 = 4;
 
 /// What an asset card does (CONTENT.md, "Assets").
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

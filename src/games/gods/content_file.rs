@@ -15,9 +15,9 @@ use serde::Deserialize;
 
 use super::content::{
     ASSET_DECK, AssetCard, AssetDeck, AssetEffect, Content, Encounter, Event, EventKind, FateRules,
-    FatelingKind, MAX_ASSETS, MAX_FATELINGS, MAX_OBJECTIVES, MAX_OBSTACLES, MAX_ROUNDS,
-    MAX_WOUND_CARDS, Objective, Placement, Ranged, ScoundrelRules, Win, WoundCard, WoundEffect,
-    aspect,
+    FatelingKind, MAX_ACTIONS, MAX_ASSETS, MAX_FATELINGS, MAX_OBJECTIVES, MAX_OBSTACLES,
+    MAX_ROUNDS, MAX_WOUND_CARDS, Objective, Placement, Ranged, ScoundrelRules, Win, WoundCard,
+    WoundEffect, aspect,
 };
 use super::geometry::{MAX_VERTICES, Nav, Pos, Pt, Shape};
 use crate::content::{ContentText, FieldPath, load_cached};
@@ -260,7 +260,7 @@ impl Compiler<'_, '_> {
             radius: self.positive(e, "base_radius", s.base_radius)?,
             move_in: self.positive(e, "move", s.move_in)?,
             sneak_in: self.positive(e, "sneak", s.sneak)?,
-            actions: self.small(e, "actions", s.actions, 1, 4)? as u8,
+            actions: self.small(e, "actions", s.actions, 1, MAX_ACTIONS as i64)? as u8,
             starting_hand: self.small(e, "starting_hand", s.starting_hand, 0, 10)? as u8,
             reach: self.positive(e, "reach", s.reach)?,
             combat: self.positive(e, "combat", s.combat)?,

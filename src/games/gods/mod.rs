@@ -298,9 +298,21 @@ impl Game for Gods {
     type Action = GodsAction;
     type Setup = GodsSetup;
     const NAME: &'static str = "gods";
-    /// At most 30 rounds × (2 actions, each with a pending choice, and the end) plus every
-    /// asset card played (20), each with an extra action and its pending choice.
-    const MAX_DECISIONS: u32 = content::MAX_ROUNDS as u32 * 5 + 20 * 3 + 10;
+    /// An upper bound over every content file and position: a decision is a Scoundrel action
+    /// (at most [`position::MAX_ACTIONS_LEFT`] in the round a game starts in, a position's
+    /// limit; [`content::MAX_ACTIONS`] in each later round up to [`content::MAX_ROUNDS`]; one
+    /// more per Quick Step played), that action's pending choice (at most one: the re-roll, the
+    /// card to keep, the card to return), or an asset card played (each card once: at most the
+    /// 2 × [`content::ASSET_DECK`] cards a position's deck and hand may hold). The ending phase
+    /// is not a decision. Games reach far less (133 in the longest constructed built-in game,
+    /// `tests/gods_rules_detail.rs`).
+    const MAX_DECISIONS: u32 = {
+        let cards = 2 * content::ASSET_DECK as u32;
+        let rounds = content::MAX_ROUNDS as u32 - 1;
+        let actions =
+            position::MAX_ACTIONS_LEFT as u32 + rounds * content::MAX_ACTIONS as u32 + cards;
+        2 * actions + cards
+    };
 
     fn axes() -> &'static [Axis] {
         &AXES

@@ -34,6 +34,10 @@ use super::geometry::Pos;
 use super::state::{FState, Gods, Phase};
 use crate::game::PositionError;
 
+/// The most actions left (and assets used) a position's `clock` line may give the Scoundrel
+/// phase it is in.
+pub const MAX_ACTIONS_LEFT: u8 = 25;
+
 fn enc(name: &str) -> String {
     name.replace(' ', "_")
 }
@@ -352,8 +356,11 @@ pub fn parse(text: &str) -> Result<Gods, PositionError> {
                 g.result = f.num("result")?;
                 g.decisions = f.num("decisions")?;
                 f.done()?;
-                if g.actions_left > 25 || g.assets_used > 25 {
-                    return Err(err(n, "actions_left and assets_used must be at most 25"));
+                if g.actions_left > MAX_ACTIONS_LEFT || g.assets_used > MAX_ACTIONS_LEFT {
+                    return Err(err(
+                        n,
+                        format!("actions_left and assets_used must be at most {MAX_ACTIONS_LEFT}"),
+                    ));
                 }
                 if g.result as usize > 1 + super::LOSS_CAUSES.len() {
                     return Err(err(n, format!("result={} is not 0, 1 or 2..=4", g.result)));
