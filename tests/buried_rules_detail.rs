@@ -340,6 +340,11 @@ fn the_boss_still_to_go_counts_the_monstrositys_falls_to_come() {
     let b = pos(&format!("{FIVE_SKULLS}\n{fight}"));
     // Five open skulls, four markers: four falls.
     assert_eq!(b.boss_to_go(), (1 + 4 * 4, 4), "{b}");
+    // The default map shows fewer skulls than there are markers: a fall per skull.
+    let few = pos(fight);
+    let n = few.skulls.count_ones();
+    assert!((1..4).contains(&n), "{few}");
+    assert_eq!(few.boss_to_go(), (1 + 4 * n, n), "{few}");
     let skulls: Vec<String> = sololab::games::buried::state::locs(b.skulls)
         .map(|l| l.to_string())
         .collect();
@@ -386,6 +391,9 @@ fn the_labs_turn_limit_is_a_loss_no_wave_retry_undoes() {
     act(&mut b, A::EndTurn);
     assert_eq!(b.outcome(), Some(Outcome::Lost(cause::TURN_LIMIT)), "{b}");
     assert_eq!(b.retries_used, 0);
+    // The ended game, one turn past the limit, is a position that reads back.
+    assert_eq!(b.turn, MAX_TURNS + 1, "{b}");
+    assert_eq!(Buried::from_position(&b.to_position()), Ok(b), "{b}");
     // Turn MAX_TURNS itself is still played.
     let mut b = pos(&format!(
         "villagers placed=5,6 ready=0\ndie 8 at=20 hp=1\nflow turn={}",
