@@ -325,6 +325,25 @@ pub trait Game: Copy + Send + Sync + PartialEq + fmt::Debug + fmt::Display + 'st
     fn from_position(text: &str) -> Result<Self, PositionError>;
 }
 
+/// The setup glue every game with content writes alike, inside `impl Game`: its
+/// [`axes`](Game::axes) are the module's `AXES`, [`resolve_setup`](Game::resolve_setup) is
+/// `Setup::resolve(values)`, and [`CONTENT_TOML`](Game::CONTENT_TOML) is the module's
+/// `content::BUILTIN_TOML`. `forward_setup!(RiftSetup)`.
+macro_rules! forward_setup {
+    ($setup:ty) => {
+        fn axes() -> &'static [$crate::game::Axis] {
+            &AXES
+        }
+        fn resolve_setup(
+            values: &$crate::game::SetupValues,
+        ) -> Result<$setup, $crate::game::SetupError> {
+            <$setup>::resolve(values)
+        }
+        const CONTENT_TOML: Option<&'static str> = Some(content::BUILTIN_TOML);
+    };
+}
+pub(crate) use forward_setup;
+
 /// The `impl Game` lines every game writes alike, inside its `impl Game` block:
 /// [`legal_actions`](Game::legal_actions) forwards to the game's own `legal(out)`,
 /// [`apply_traced`](Game::apply_traced) to its `play(action, rng, trace)` (or the inherent

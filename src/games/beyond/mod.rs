@@ -356,13 +356,7 @@ impl Game for Beyond {
         ("mcts-200", crate::GateSize::Decisions(50)),
     ];
 
-    fn axes() -> &'static [Axis] {
-        &AXES
-    }
-    fn resolve_setup(values: &SetupValues) -> Result<BeyondSetup, SetupError> {
-        BeyondSetup::resolve(values)
-    }
-    const CONTENT_TOML: Option<&'static str> = Some(content::BUILTIN_TOML);
+    crate::game::forward_setup!(BeyondSetup);
 
     fn axis_names(setup: &BeyondSetup, axis: &str) -> Vec<String> {
         let c = setup.content;

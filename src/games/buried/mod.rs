@@ -384,13 +384,7 @@ impl Game for Buried {
         ("mcts-200", crate::GateSize::Decisions(80)),
     ];
 
-    fn axes() -> &'static [Axis] {
-        &AXES
-    }
-    fn resolve_setup(values: &SetupValues) -> Result<BuriedSetup, SetupError> {
-        BuriedSetup::resolve(values)
-    }
-    const CONTENT_TOML: Option<&'static str> = Some(content::BUILTIN_TOML);
+    crate::game::forward_setup!(BuriedSetup);
 
     fn axis_names(setup: &BuriedSetup, axis: &str) -> Vec<String> {
         let c = setup.content;

@@ -314,13 +314,7 @@ impl Game for Gods {
         2 * actions + cards
     };
 
-    fn axes() -> &'static [Axis] {
-        &AXES
-    }
-    fn resolve_setup(values: &SetupValues) -> Result<GodsSetup, SetupError> {
-        GodsSetup::resolve(values)
-    }
-    const CONTENT_TOML: Option<&'static str> = Some(content::BUILTIN_TOML);
+    crate::game::forward_setup!(GodsSetup);
 
     fn axis_names(setup: &GodsSetup, axis: &str) -> Vec<String> {
         let c = setup.content;

@@ -837,13 +837,7 @@ impl Game for Rift {
     /// add few) × 7 turns; per campaign [`MAX_GAMES`] games and two reward choices after each.
     const MAX_DECISIONS: u32 = MAX_GAMES * (2 + 18 * 7 + 2);
 
-    fn axes() -> &'static [Axis] {
-        &AXES
-    }
-    fn resolve_setup(values: &SetupValues) -> Result<RiftSetup, SetupError> {
-        RiftSetup::resolve(values)
-    }
-    const CONTENT_TOML: Option<&'static str> = Some(content::BUILTIN_TOML);
+    crate::game::forward_setup!(RiftSetup);
 
     fn axis_names(setup: &RiftSetup, axis: &str) -> Vec<String> {
         let c = setup.content;
