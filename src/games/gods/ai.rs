@@ -5,7 +5,7 @@
 //! CONTENT.md ("Reactions") and [`Reaction`]: what the fateling can see, hear and smell.
 
 use super::content::{Event, EventKind, MAX_FATELINGS, aspect};
-use super::geometry::{EPS, Pos, Pt, line_of_sight};
+use super::geometry::{EPS, Pos, Pt};
 use super::state::{FState, Gods};
 use crate::game::{GameRng, Tracer};
 
@@ -219,6 +219,6 @@ impl Gods {
             self.reaction(f),
             Reaction::Attack | Reaction::Shoot | Reaction::Sight
         ) || (self.kind(f).aspects & aspect::BLIND == 0
-            && line_of_sight(self.scoundrel(), self.pos(f), &self.enc().obstacles))
+            && self.enc().sight(self.scoundrel(), self.pos(f)))
     }
 }

@@ -246,6 +246,9 @@ pub struct Encounter {
     pub table: (f32, f32),
     /// Obstacles.
     pub obstacles: Vec<Shape>,
+    /// Each obstacle's bounding box ([`Shape::bbox`]), in the order of `obstacles`: what
+    /// [`Encounter::sight`] tests first.
+    pub obstacle_boxes: Vec<[f32; 4]>,
     /// Where the Scoundrel starts.
     pub start: Pos,
     /// The fatelings, in activation order.
@@ -265,6 +268,15 @@ pub struct Encounter {
     pub navs: Vec<Nav>,
     /// The Scoundrel's graph.
     pub scoundrel_nav: u8,
+}
+
+impl Encounter {
+    /// Whether `a` and `b` see each other on this table: [`super::geometry::line_of_sight`]
+    /// over [`Encounter::obstacles`], the same answer, with the boxes precomputed.
+    #[inline]
+    pub fn sight(&self, a: Pt, b: Pt) -> bool {
+        super::geometry::clear_of(a, b, &self.obstacles, &self.obstacle_boxes)
+    }
 }
 
 /// The Scoundrel's fixed numbers.
@@ -324,6 +336,10 @@ pub struct Content {
     pub decks: Vec<AssetDeck>,
     /// The wound deck, one entry per card.
     pub wounds: Vec<WoundCard>,
+    /// The wound deck as a new game holds it, before the shuffle: per card, the index of the
+    /// first card of its name (cards of one name are one card type, so a position, which names
+    /// cards, reads back to the same state); computed once from `wounds`.
+    pub wound_deck: [u8; MAX_WOUND_CARDS],
     /// Fateling profiles.
     pub fatelings: Vec<FatelingKind>,
     /// Encounters.

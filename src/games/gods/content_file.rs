@@ -475,6 +475,11 @@ impl Compiler<'_, '_> {
                 "need at least one encounter",
             ));
         }
+        let mut wound_deck = [0u8; MAX_WOUND_CARDS];
+        for (i, w) in wound_deck.iter_mut().enumerate().take(wounds.len()) {
+            let first = (wounds.iter()).position(|x| x.name.eq_ignore_ascii_case(&wounds[i].name));
+            *w = first.unwrap_or(i) as u8;
+        }
         Ok(Content {
             source: self.doc.source().to_string(),
             scoundrel,
@@ -482,6 +487,7 @@ impl Compiler<'_, '_> {
             assets,
             decks,
             wounds,
+            wound_deck,
             fatelings,
             encounters,
         })
@@ -848,6 +854,7 @@ impl Compiler<'_, '_> {
             name: r.name.clone(),
             title: r.title.clone(),
             table,
+            obstacle_boxes: obstacles.iter().map(|o| o.bbox()).collect(),
             obstacles,
             start: Pos::from_pt(start),
             fatelings,

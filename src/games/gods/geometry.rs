@@ -25,9 +25,9 @@
 //!   cells) would cost a breadth-first search per move; the graph costs a few dozen segment tests.
 //!   Speed-ups that change no route (checked against the plain search by
 //!   `tests/gods_geometry.rs`): each grown obstacle's bounding box is computed once and tested
-//!   first; a new goal's sight from the nodes is tested all at once on graphs of up to
-//!   [`EAGER_SIGHT_NODES`] nodes and node by node, only where a route could use it, on larger
-//!   ones; each thread remembers which nodes see the last 8 goals, since a move's goal is
+//!   first; a new goal's sight from a node is tested only where a route could use it (last
+//!   nodes are taken in ascending order of their straight-line bound `|a j| + |j b|`, and the
+//!   search stops at the first that cannot beat the best route so far); each thread remembers which nodes see the last 8 goals, since a move's goal is
 //!   often an earlier move's (an objective, a patrol point, a hiding node, the Scoundrel); and
 //!   each thread remembers, for the last 8 starts routed from twice, the shortest route from
 //!   the start to every node, since a greedy look-ahead moves the Scoundrel from one place
@@ -373,12 +373,16 @@ impl Shape {
     /// canonical order first).
     #[inline(always)]
     pub fn blocks_segment(self, a: Pt, b: Pt) -> bool {
+        !misses_box(a, b, self.bbox()) && self.blocks_segment_in_box(a, b)
+    }
+
+    /// [`Shape::blocks_segment`] for a segment already known to meet the shape's bounding box
+    /// ([`Shape::bbox`]; the answer is the same either way): the exact test alone.
+    #[inline(always)]
+    fn blocks_segment_in_box(self, a: Pt, b: Pt) -> bool {
         let (a, b) = canonical(a, b);
         match self {
             Shape::Rect { x0, y0, x1, y1 } => {
-                if misses_box(a, b, [x0, y0, x1, y1]) {
-                    return false;
-                }
                 // Liang-Barsky clipping against the open rectangle.
                 let (dx, dy) = (b.x - a.x, b.y - a.y);
                 let (mut t0, mut t1) = (0.0f32, 1.0f32);
@@ -405,17 +409,9 @@ impl Shape {
                 }
                 t0 < t1
             }
-            Shape::Circle { c, r } => {
-                if misses_box(a, b, self.bbox()) {
-                    return false;
-                }
-                segment_point_distance(a, b, c) < r
-            }
+            Shape::Circle { c, r } => segment_point_distance(a, b, c) < r,
             Shape::Poly { v, n } => {
                 let k = n as usize;
-                if misses_box(a, b, self.bbox()) {
-                    return false;
-                }
                 // Cyrus-Beck clipping against the open polygon: a + t d is inside where it is
                 // strictly left of every counter-clockwise side.
                 let d = b.minus(a);
@@ -489,6 +485,29 @@ pub fn line_of_sight(a: Pt, b: Pt, obstacles: &[Shape]) -> bool {
     !obstacles.iter().any(|o| o.blocks_segment(a, b))
 }
 
+/// [`line_of_sight`] with each shape's bounding box computed beforehand (`boxes[k]` is
+/// `shapes[k].bbox()`; both the same length): the same answer, the boxes tested in one tight
+/// loop before any exact test. What [`Nav::clear`] and an encounter's sight
+/// (`Encounter::sight`) run.
+#[inline]
+pub fn clear_of(a: Pt, b: Pt, shapes: &[Shape], boxes: &[[f32; 4]]) -> bool {
+    let (lo, hi) = (
+        Pt::new(a.x.min(b.x), a.y.min(b.y)),
+        Pt::new(a.x.max(b.x), a.y.max(b.y)),
+    );
+    let n = boxes.len().min(shapes.len());
+    let (shapes, boxes) = (&shapes[..n], &boxes[..n]);
+    for k in 0..n {
+        let bx = &boxes[k];
+        // One branch for the four sides.
+        let misses = (hi.x <= bx[0]) | (lo.x >= bx[2]) | (hi.y <= bx[1]) | (lo.y >= bx[3]);
+        if !misses && shapes[k].blocks_segment_in_box(a, b) {
+            return false;
+        }
+    }
+    true
+}
+
 /// Whether a target (centre `t`, base radius `tr`) that `shooter` can see is partly hidden by
 /// an obstacle within 1 inch of its base (Shooting: "+1 if the target is within 1 inch of an
 /// obstacle that partially hides her"): some obstacle within 1 inch of the base blocks the sight
@@ -526,11 +545,6 @@ pub struct Nav {
     /// per-thread memo of which nodes see a goal. The fields above are not to be changed after
     /// [`Nav::build`].
     id: u64,
-    /// Whether a new goal's sight is tested from every node at once (at most
-    /// [`EAGER_SIGHT_NODES`] nodes: a few sight tests, then a search over the nodes that see
-    /// the goal) rather than node by node as the search needs it (many nodes, most of them
-    /// never needed).
-    pub eager_sight: bool,
 }
 
 /// Graphs built so far in this process (the source of [`Nav`]'s `id`).
@@ -548,11 +562,6 @@ struct GoalSight {
     seen: [u8; MAX_NODES],
     /// Per node: its distance to the goal (the last leg of a route through it).
     last: [f32; MAX_NODES],
-    /// On a small graph ([`Nav::eager_sight`]): how many nodes see the goal, ...
-    k: u8,
-    /// ... and those nodes with their distance to it, in node order (every sight tested when
-    /// the goal is new).
-    to_b: [(u8, f32); MAX_NODES],
 }
 
 /// [`GoalSight::seen`]: the sight test of this node has not been made yet.
@@ -597,6 +606,10 @@ struct GoalSights {
 /// How many starts the per-thread memo of [`StartReach`] remembers (round robin).
 const START_SLOTS: usize = 8;
 
+/// How many routes from one start are searched directly before its [`StartReach`] is computed
+/// (a reach costs a sight test to every node, paid back only by many routes from the start).
+const DIRECT_ROUTES: u8 = 2;
+
 /// One remembered start of routes: the graph, the start's coordinates (bits), which nodes the
 /// start sees and how far they are, and per node the length of the shortest route from the
 /// start to it (straight to a node the start sees, then along the graph). A greedy look-ahead
@@ -617,8 +630,9 @@ struct StartReach {
 struct StartReaches {
     slots: [StartReach; START_SLOTS],
     next: usize,
-    /// The last starts routed from without a slot (a second route from one fills a slot).
-    seen: [(u64, u32, u32); START_SLOTS],
+    /// The last starts routed from without a slot, with how many routes from each were
+    /// searched directly (the route after [`DIRECT_ROUTES`] of them fills a slot).
+    seen: [((u64, u32, u32), u8); START_SLOTS],
     next_seen: usize,
 }
 
@@ -631,12 +645,17 @@ impl StartReaches {
         let key = (nav.id, a.x.to_bits(), a.y.to_bits());
         let slot = match self.slots.iter().position(|s| s.key == key) {
             Some(s) => s,
-            None if !self.seen.contains(&key) => {
-                self.seen[self.next_seen] = key;
-                self.next_seen = (self.next_seen + 1) % START_SLOTS;
-                return None;
-            }
-            None => {
+            None => match self.seen.iter().position(|s| s.0 == key) {
+                None => {
+                    self.seen[self.next_seen] = (key, 1);
+                    self.next_seen = (self.next_seen + 1) % START_SLOTS;
+                    return None;
+                }
+                Some(k) if self.seen[k].1 < DIRECT_ROUTES => {
+                    self.seen[k].1 += 1;
+                    return None;
+                }
+                Some(_) => {
                 let s = self.next;
                 self.next = (s + 1) % START_SLOTS;
                 let r = &mut self.slots[s];
@@ -657,7 +676,8 @@ impl StartReaches {
                     }
                 }
                 s
-            }
+                }
+            },
         };
         Some(&self.slots[slot])
     }
@@ -678,8 +698,6 @@ thread_local! {
                     key: (u64::MAX, 0, 0),
                     seen: [UNTESTED; MAX_NODES],
                     last: [0.0; MAX_NODES],
-                    k: 0,
-                    to_b: [(0, 0.0); MAX_NODES],
                 }; GOAL_SIGHT_SLOTS],
                 next: 0,
             },
@@ -691,7 +709,7 @@ thread_local! {
                     reach: [0.0; MAX_NODES],
                 }; START_SLOTS],
                 next: 0,
-                seen: [(u64::MAX, 0, 0); START_SLOTS],
+                seen: [((u64::MAX, 0, 0), 0); START_SLOTS],
                 next_seen: 0,
             },
         })
@@ -701,14 +719,6 @@ thread_local! {
 /// The most nodes a [`Nav`] holds (routes are stored as `u8` indices).
 pub const MAX_NODES: usize = 128;
 
-/// Graphs with at most this many nodes test every node's sight of a new goal at once and then
-/// search only the nodes that see it; larger ones test a node's sight only when a route through
-/// it could beat the best so far. The same routes either way. Instructions for 2,000 random
-/// encounters (callgrind), every goal's sight tested at once against node by node: lone_brute
-/// -9.4%, brute_hunt -5.6% (12 nodes at most), haunted_ruins -5.3% (24), sentries -0.9% (28),
-/// wolf_pack -5.3% (32), witch_coven +3.0% (36): node by node pays only on the largest graph
-/// (measured in session 7, before [`StartReach`]).
-pub const EAGER_SIGHT_NODES: usize = 32;
 
 impl Nav {
     /// Builds the graph for bases of radius `radius` on a `table` (width, height) with
@@ -784,7 +794,6 @@ impl Nav {
         let id = NAVS_BUILT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         Nav {
             id,
-            eager_sight: n <= EAGER_SIGHT_NODES,
             radius,
             table,
             grown,
@@ -798,21 +807,7 @@ impl Nav {
     /// Whether a centre may move straight from `a` to `b` without entering a grown obstacle.
     #[inline]
     pub fn clear(&self, a: Pt, b: Pt) -> bool {
-        // The same answer as testing every grown obstacle with `blocks_segment`, whose first
-        // step is this box test: the boxes are precomputed and tested in one tight loop.
-        let (lo, hi) = (
-            Pt::new(a.x.min(b.x), a.y.min(b.y)),
-            Pt::new(a.x.max(b.x), a.y.max(b.y)),
-        );
-        for (k, bx) in self.boxes.iter().enumerate() {
-            if hi.x <= bx[0] || lo.x >= bx[2] || hi.y <= bx[1] || lo.y >= bx[3] {
-                continue;
-            }
-            if self.grown[k].blocks_segment(a, b) {
-                return false;
-            }
-        }
-        true
+        clear_of(a, b, &self.grown, &self.boxes)
     }
 
     /// Whether a base centred at `p` stands clear of every obstacle and on the table.
@@ -862,15 +857,6 @@ impl Nav {
                     for (last, &q) in g.last[..n].iter_mut().zip(&self.nodes) {
                         *last = q.dist(b);
                     }
-                    if self.eager_sight {
-                        g.k = 0;
-                        for (j, &q) in self.nodes.iter().enumerate() {
-                            if self.clear(q, b) {
-                                g.to_b[g.k as usize] = (j as u8, g.last[j]);
-                                g.k += 1;
-                            }
-                        }
-                    }
                     s
                 }
             };
@@ -884,28 +870,21 @@ impl Nav {
                         self.least_hop(len, g, b, reach, &from.first_leg, |i| sees & (1 << i) != 0);
                     (len, hop)
                 }
-                None => self.route_direct(a, b, g),
+                None => self.route_to_last(a, b, g),
             }
         })
     }
 
     /// The least `reach[j] + |j b|` over the nodes `j` that see `b` (`g`'s goal), where
     /// `reach[j]` is the shortest route's length from the start to node `j` (`INFINITY` if
-    /// none); on a large graph a node's sight of `b` is tested only when its sum is less than
-    /// the least so far.
+    /// none); a node's sight of `b` is tested only when its sum is less than the least so far.
     #[inline]
     fn shortest(&self, g: &mut GoalSight, b: Pt, reach: &[f32]) -> f32 {
         let mut best = f32::INFINITY;
-        if self.eager_sight {
-            for &(j, to_goal) in &g.to_b[..g.k as usize] {
-                best = best.min(reach[j as usize] + to_goal);
-            }
-        } else {
-            for (j, &r) in reach[..self.nodes.len()].iter().enumerate() {
-                let total = r + g.last[j];
-                if total < best && g.sees(self, j, b) {
-                    best = total;
-                }
+        for (j, &r) in reach[..self.nodes.len()].iter().enumerate() {
+            let total = r + g.last[j];
+            if total < best && g.sees(self, j, b) {
+                best = total;
             }
         }
         best
@@ -944,57 +923,14 @@ impl Nav {
         hop
     }
 
-    /// [`Nav::route`] without a [`StartReach`] of `a` (a start routed from for the first
-    /// time), given the memo `g` of goal `b`: the same route, by
-    /// [`route_from_first`](Nav::route_from_first) on a small graph (every node's sight of `b`
-    /// known) and [`route_to_last`](Nav::route_to_last) on a large one.
-    fn route_direct(&self, a: Pt, b: Pt, g: &mut GoalSight) -> (f32, Option<(u8, u8)>) {
-        if self.eager_sight {
-            self.route_from_first(a, g)
-        } else {
-            self.route_to_last(a, b, g)
-        }
-    }
-
-    /// The route from `a` first node by first node: for each node `p` (in node order) the
-    /// least `(|a p| + dist(p, j)) + |j b|` over the nodes `j` that see `b` (the first such
-    /// `j`), kept when less than the best so far. A node `p` whose straight line `|a p| + |p b|`
-    /// exceeds the best so far by more than 0.001 inch (far beyond the rounding of these sums)
-    /// is skipped, and `a`'s sight of `p` tested only when `p` would beat the best. For a
-    /// small graph, whose memo `g` lists the nodes that see `b`.
-    fn route_from_first(&self, a: Pt, g: &GoalSight) -> (f32, Option<(u8, u8)>) {
-        let n = self.nodes.len();
-        let mut best = (f32::INFINITY, None);
-        let to_b = &g.to_b[..g.k as usize];
-        if to_b.is_empty() {
-            return best;
-        }
-        for (i, &p) in self.nodes.iter().enumerate() {
-            let first = a.dist(p);
-            if first + g.last[i] > best.0 + 1e-3 {
-                continue;
-            }
-            let row = &self.dist[i * n..i * n + n];
-            let mut here = (best.0, 0u8);
-            for &(j, to_goal) in to_b {
-                let total = first + row[j as usize] + to_goal;
-                if total < here.0 {
-                    here = (total, j);
-                }
-            }
-            if here.0 < best.0 && self.clear(a, p) {
-                best = (here.0, Some((i as u8, here.1)));
-            }
-        }
-        best
-    }
-
-    /// The route from `a` last node by last node: for each node `j` that sees `b`, its reach
-    /// (the least `|a i| + dist(i, j)` over the nodes `i` that `a` sees), then
-    /// [`least_hop`](Nav::least_hop). A node `j` whose straight line `|a j| + |j b|` exceeds
-    /// the best so far by more than 0.001 inch is skipped before its sight of `b` is tested;
-    /// `a`'s sight of a node is tested only where it would shorten a reach. For a large graph,
-    /// whose nodes' sight of `b` is tested only when needed.
+    /// [`Nav::route`] from a start without a [`StartReach`] (routed from for the first time),
+    /// last node by last node: for each node `j` that sees `b`, its reach (the least
+    /// `|a i| + dist(i, j)` over the nodes `i` that `a` sees), then
+    /// [`least_hop`](Nav::least_hop). The nodes `j` are taken in ascending order of their
+    /// straight line `|a j| + |j b|`, and the search ends at the first whose line exceeds the
+    /// best so far by more than 0.001 inch (far beyond the rounding of these sums), before its
+    /// sight of `b` is tested; `a`'s sight of a node is tested only where it would shorten a
+    /// reach.
     fn route_to_last(&self, a: Pt, b: Pt, g: &mut GoalSight) -> (f32, Option<(u8, u8)>) {
         let n = self.nodes.len();
         let mut first_leg = [0.0f32; MAX_NODES];
@@ -1004,12 +940,21 @@ impl Nav {
         let mut seen = [UNTESTED; MAX_NODES];
         let mut start_sees =
             |i: usize| remembered_sight(&mut seen[i], || self.clear(a, self.nodes[i]));
+        // A node's straight line `|a j| + |j b|` bounds every route through it from below.
+        // The nodes of least bound are tried first until a route is found, then the others in
+        // node order, each skipped when its bound exceeds the best so far: every node that
+        // could give the shortest route is tried, so the order changes no value (a reach is a
+        // minimum, and `len` the least of the reaches tried).
+        let mut bound = [f32::INFINITY; MAX_NODES];
+        for (j, lb) in bound[..n].iter_mut().enumerate() {
+            *lb = first_leg[j] + g.last[j];
+        }
         let mut reach = [f32::INFINITY; MAX_NODES];
         let mut len = f32::INFINITY;
-        for j in 0..n {
-            let to_goal = g.last[j];
-            if first_leg[j] + to_goal > len + 1e-3 || !g.sees(self, j, b) {
-                continue;
+        let mut tried = 0u128;
+        let mut try_last = |j: usize, g: &mut GoalSight| {
+            if !g.sees(self, j, b) {
+                return f32::INFINITY;
             }
             let mut r = f32::INFINITY;
             for (i, &leg) in first_leg[..n].iter().enumerate() {
@@ -1018,8 +963,28 @@ impl Nav {
                     r = total;
                 }
             }
-            reach[j] = r;
-            len = len.min(r + to_goal);
+            r
+        };
+        while !len.is_finite() {
+            let (mut j, mut least) = (usize::MAX, f32::INFINITY);
+            for (k, &lb) in bound[..n].iter().enumerate() {
+                if lb < least && tried & (1 << k) == 0 {
+                    (j, least) = (k, lb);
+                }
+            }
+            if j == usize::MAX {
+                break;
+            }
+            tried |= 1 << j;
+            reach[j] = try_last(j, g);
+            len = len.min(reach[j] + g.last[j]);
+        }
+        for j in 0..n {
+            if tried & (1 << j) != 0 || bound[j] > len + 1e-3 {
+                continue;
+            }
+            reach[j] = try_last(j, g);
+            len = len.min(reach[j] + g.last[j]);
         }
         let hop = self.least_hop(len, g, b, &reach, &first_leg, start_sees);
         (len, hop)

@@ -224,12 +224,7 @@ impl Gods {
                 patrol: 0,
             };
         }
-        let mut wound_deck = [0u8; content::MAX_WOUND_CARDS];
-        // Cards of one name are one card type: the deck holds the first index of each name, so
-        // a position (which names cards) reads back to the same state.
-        for (i, w) in wound_deck.iter_mut().enumerate().take(c.wounds.len()) {
-            *w = c.wound_index(&c.wounds[i].name).unwrap_or(i as u8);
-        }
+        let wound_deck = c.wound_deck;
         Gods {
             content: c,
             encounter,

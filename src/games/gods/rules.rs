@@ -2,7 +2,9 @@
 //! (move, attack, shoot, prepare, sneak), assets, wounds, the round and the ends of a game.
 //! Fate's side (reactions and fateling actions) is in [`super::ai`].
 
-use super::content::{AIM, AssetEffect, DODGE, STRENGTH, WITS, Win, WoundEffect, aspect};
+use super::content::{
+    AIM, AssetEffect, DODGE, MAX_FATELINGS, STRENGTH, WITS, Win, WoundEffect, aspect,
+};
 use super::geometry::{EPS, Pos, Pt, edge_distance, partly_hidden};
 use super::state::{FState, Gods, Phase};
 use crate::game::{GameRng, Tracer, below};
@@ -200,22 +202,32 @@ impl Gods {
             Phase::Scoundrel => {
                 let n = self.n_fatelings();
                 if self.actions_left > 0 {
-                    for f in 0..n {
-                        if self.can_attack(f) {
+                    // Each fateling's distance once (the same values as `can_attack`,
+                    // `in_combat` and `in_shot` compute); `INFINITY` off the table.
+                    let s = &self.content.scoundrel;
+                    let mut near = [f32::INFINITY; MAX_FATELINGS];
+                    for (f, d) in near[..n].iter_mut().enumerate() {
+                        if self.active(f) {
+                            *d = self.distance(f);
+                        }
+                    }
+                    let near = &near[..n];
+                    for (f, &d) in near.iter().enumerate() {
+                        if d <= s.reach + EPS {
                             out.push(GodsAction::Attack(f as u8));
                         }
                     }
-                    if self.shoot_in_combat || !self.in_combat() {
-                        for f in 0..n {
-                            if self.in_shot(f) {
+                    if self.shoot_in_combat || !near.iter().any(|&d| d <= s.combat + EPS) {
+                        for (f, &d) in near.iter().enumerate() {
+                            if d <= s.max_range + EPS && self.line_of_sight(f) {
                                 out.push(GodsAction::Shoot(f as u8));
                             }
                         }
                     }
                     for sneak in [false, true] {
-                        let reach = self.content.scoundrel.reach + EPS;
-                        for f in 0..n {
-                            if self.active(f) && self.distance(f) > reach {
+                        let reach = s.reach + EPS;
+                        for (f, &d) in near.iter().enumerate() {
+                            if d.is_finite() && d > reach {
                                 self.push_move(out, Goal::Toward(f as u8), sneak);
                             }
                         }
@@ -813,12 +825,30 @@ impl Gods {
             }
             Goal::Objective(k) => Some(self.enc().objectives[k as usize].at),
             Goal::Hide => {
-                let nav = self.scoundrel_nav();
-                nav.nodes
-                    .iter()
-                    .filter(|&&p| !self.actives().any(|f| self.senses_at(f, p)))
-                    .min_by(|a, b| me.dist(**a).total_cmp(&me.dist(**b)))
-                    .copied()
+                // The nearest node no fateling senses, the first in node order among equally
+                // near ones: nodes are tried nearest first, so the sensing tests stop at the
+                // answer.
+                let nodes = &self.scoundrel_nav().nodes;
+                let mut near = [f32::INFINITY; super::geometry::MAX_NODES];
+                for (d, &p) in near.iter_mut().zip(nodes) {
+                    *d = me.dist(p);
+                }
+                loop {
+                    let (mut best, mut least) = (usize::MAX, f32::INFINITY);
+                    for (i, &d) in near[..nodes.len()].iter().enumerate() {
+                        if d < least {
+                            (best, least) = (i, d);
+                        }
+                    }
+                    if best == usize::MAX {
+                        return None;
+                    }
+                    near[best] = f32::INFINITY;
+                    let p = nodes[best];
+                    if !self.actives().any(|f| self.senses_at(f, p)) {
+                        return Some(p);
+                    }
+                }
             }
         }
     }
@@ -835,7 +865,7 @@ impl Gods {
         if k.aspects & aspect::BLIND != 0 && d > fate.blind_sight + EPS {
             return false;
         }
-        super::geometry::line_of_sight(p, self.pos(f), &self.enc().obstacles)
+        self.enc().sight(p, self.pos(f))
     }
 
     /// A move goal in words.

@@ -221,7 +221,7 @@ impl Gods {
     /// obstacles), whatever the distance.
     #[inline]
     pub fn line_of_sight(&self, f: usize) -> bool {
-        super::geometry::line_of_sight(self.scoundrel(), self.pos(f), &self.enc().obstacles)
+        self.enc().sight(self.scoundrel(), self.pos(f))
     }
     /// Face-up wound cards drawn.
     pub fn face_up_count(&self) -> u32 {
