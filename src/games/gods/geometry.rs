@@ -951,7 +951,6 @@ impl Nav {
         }
         let mut reach = [f32::INFINITY; MAX_NODES];
         let mut len = f32::INFINITY;
-        let mut tried = 0u128;
         let mut try_last = |j: usize, g: &mut GoalSight| {
             if !g.sees(self, j, b) {
                 return f32::INFINITY;
@@ -968,19 +967,21 @@ impl Nav {
         while !len.is_finite() {
             let (mut j, mut least) = (usize::MAX, f32::INFINITY);
             for (k, &lb) in bound[..n].iter().enumerate() {
-                if lb < least && tried & (1 << k) == 0 {
+                if lb < least {
                     (j, least) = (k, lb);
                 }
             }
             if j == usize::MAX {
                 break;
             }
-            tried |= 1 << j;
+            // Tried: out of the next picks and of the sweep below (whose `len` is finite).
+            bound[j] = f32::INFINITY;
             reach[j] = try_last(j, g);
             len = len.min(reach[j] + g.last[j]);
         }
+        // An infinite `len` here means every node was tried.
         for j in 0..n {
-            if tried & (1 << j) != 0 || bound[j] > len + 1e-3 {
+            if !len.is_finite() || bound[j] > len + 1e-3 {
                 continue;
             }
             reach[j] = try_last(j, g);

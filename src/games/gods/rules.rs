@@ -829,26 +829,25 @@ impl Gods {
                 // near ones: nodes are tried nearest first, so the sensing tests stop at the
                 // answer.
                 let nodes = &self.scoundrel_nav().nodes;
-                let mut near = [f32::INFINITY; super::geometry::MAX_NODES];
-                for (d, &p) in near.iter_mut().zip(nodes) {
-                    *d = me.dist(p);
+                let n = nodes.len();
+                let mut near = [(0.0f32, 0u8); super::geometry::MAX_NODES];
+                for (i, (slot, &p)) in near.iter_mut().zip(nodes).enumerate() {
+                    *slot = (me.dist(p), i as u8);
                 }
-                loop {
-                    let (mut best, mut least) = (usize::MAX, f32::INFINITY);
-                    for (i, &d) in near[..nodes.len()].iter().enumerate() {
-                        if d < least {
-                            (best, least) = (i, d);
-                        }
+                // Insertion sort on (distance, node): equally near nodes keep node order.
+                for i in 1..n {
+                    let x = near[i];
+                    let mut k = i;
+                    while k > 0 && near[k - 1].0 > x.0 {
+                        near[k] = near[k - 1];
+                        k -= 1;
                     }
-                    if best == usize::MAX {
-                        return None;
-                    }
-                    near[best] = f32::INFINITY;
-                    let p = nodes[best];
-                    if !self.actives().any(|f| self.senses_at(f, p)) {
-                        return Some(p);
-                    }
+                    near[k] = x;
                 }
+                near[..n]
+                    .iter()
+                    .map(|&(_, i)| nodes[i as usize])
+                    .find(|&p| !self.actives().any(|f| self.senses_at(f, p)))
             }
         }
     }
