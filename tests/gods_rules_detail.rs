@@ -1380,3 +1380,55 @@ fn states_differ_when_any_field_differs() {
     h.deck[n] = h.deck[n].wrapping_add(1);
     assert_eq!(g, h);
 }
+
+/// The hide goal is, by definition, the nearest node of her movement graph that no fateling
+/// senses, the first in node order among equally near ones (`goal_point` tries nodes nearest
+/// first and stops at the answer): the same point as that definition computed plainly, in every
+/// Scoundrel-phase state of 30 games on every shipped encounter, and at least once `None`
+/// (every node sensed) or a node other than the nearest one.
+#[test]
+fn the_hide_goal_is_the_nearest_unsensed_node_in_every_state_of_play() {
+    let content = builtin();
+    let (mut checked, mut not_nearest) = (0, 0);
+    for enc in &content.encounters {
+        let mut values = sololab::SetupValues::new();
+        values.insert(
+            "encounter".into(),
+            sololab::AxisValue::Name(enc.name.clone()),
+        );
+        let setup = Gods::resolve_setup(&values).unwrap();
+        for seed in 0..30 {
+            let mut rng = stream_rng(seed, 0, Stream::Setup);
+            let mut g = Gods::new_game(&setup, &mut rng);
+            let mut buf = Vec::new();
+            let mut k = 0usize;
+            while g.result == 0 {
+                if g.phase == Phase::Scoundrel {
+                    let me = g.scoundrel();
+                    let nodes = &g.scoundrel_nav().nodes;
+                    let want = nodes
+                        .iter()
+                        .filter(|&&p| !g.actives().any(|f| g.senses_at(f, p)))
+                        .min_by(|a, b| me.dist(**a).total_cmp(&me.dist(**b)))
+                        .copied();
+                    let nearest = nodes
+                        .iter()
+                        .min_by(|a, b| me.dist(**a).total_cmp(&me.dist(**b)))
+                        .copied();
+                    assert_eq!(g.goal_point(Goal::Hide), want, "{} seed {seed}", enc.name);
+                    checked += 1;
+                    not_nearest += usize::from(want != nearest);
+                }
+                g.legal_actions(&mut buf);
+                let a = buf[(k * 7 + 3) % buf.len()];
+                k += 1;
+                g.apply(a, &mut rng);
+            }
+        }
+    }
+    assert!(checked > 1000, "{checked} states checked");
+    assert!(
+        not_nearest > 100,
+        "{not_nearest} states hid away from the nearest node"
+    );
+}

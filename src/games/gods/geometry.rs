@@ -25,15 +25,16 @@
 //!   cells) would cost a breadth-first search per move; the graph costs a few dozen segment tests.
 //!   Speed-ups that change no route (checked against the plain search by
 //!   `tests/gods_geometry.rs`): each grown obstacle's bounding box is computed once and tested
-//!   first; a new goal's sight from a node is tested only where a route could use it (last
-//!   nodes are taken in ascending order of their straight-line bound `|a j| + |j b|`, and the
-//!   search stops at the first that cannot beat the best route so far); each thread remembers which nodes see the last 8 goals, since a move's goal is
-//!   often an earlier move's (an objective, a patrol point, a hiding node, the Scoundrel); and
-//!   each thread remembers, for the last 8 starts routed from twice, the shortest route from
-//!   the start to every node, since a greedy look-ahead moves the Scoundrel from one place
-//!   toward a dozen goals and replays the fatelings' moves from the same places (a start
-//!   routed from once is searched directly, skipping last nodes that cannot win and testing
-//!   the start's sight of a node only where it would shorten a route).
+//!   first, in one loop ([`clear_of`], also the encounter's line of sight); a goal's sight from
+//!   a node is tested only where a route could use it (the nodes of least straight-line bound
+//!   `|a j| + |j b|` first until a route is found, then the others only where their bound does
+//!   not exceed it); each thread remembers which nodes see the last 8 goals, since a move's
+//!   goal is often an earlier move's (an objective, a patrol point, a hiding node, the
+//!   Scoundrel); and each thread remembers, for the last 8 starts routed from three times, the
+//!   shortest route from the start to every node, since a greedy look-ahead moves the
+//!   Scoundrel from one place toward a dozen goals and replays the fatelings' moves from the
+//!   same places (a start routed from once or twice is searched directly, testing the start's
+//!   sight of a node only where it would shorten a route).
 //!   Other models are not routed around: a move stops where its base would first touch another
 //!   base ([`Nav::walk`]), so it never passes through a model.
 //!
@@ -637,9 +638,11 @@ struct StartReaches {
 }
 
 impl StartReaches {
-    /// The reach from `a` on `nav`: remembered, or computed now when `a` was routed from
-    /// before (one of the last [`START_SLOTS`] starts seen); `None` the first time (a start
-    /// routed from once, as in random play, is cheaper searched directly).
+    /// The reach from `a` on `nav`: remembered, or computed now when [`DIRECT_ROUTES`] routes
+    /// from `a` were searched directly before (`a` one of the last [`START_SLOTS`] starts
+    /// seen); `None` until then (a start routed from once or twice, as in random play, where a
+    /// fateling stopped by a base tries again from the same place, is cheaper searched
+    /// directly).
     #[inline]
     fn get(&mut self, nav: &Nav, a: Pt) -> Option<&StartReach> {
         let key = (nav.id, a.x.to_bits(), a.y.to_bits());
@@ -656,26 +659,26 @@ impl StartReaches {
                     return None;
                 }
                 Some(_) => {
-                let s = self.next;
-                self.next = (s + 1) % START_SLOTS;
-                let r = &mut self.slots[s];
-                r.key = key;
-                r.sees = 0;
-                let n = nav.nodes.len();
-                r.reach[..n].fill(f32::INFINITY);
-                for (i, &p) in nav.nodes.iter().enumerate() {
-                    r.first_leg[i] = a.dist(p);
-                    if !nav.clear(a, p) {
-                        continue;
+                    let s = self.next;
+                    self.next = (s + 1) % START_SLOTS;
+                    let r = &mut self.slots[s];
+                    r.key = key;
+                    r.sees = 0;
+                    let n = nav.nodes.len();
+                    r.reach[..n].fill(f32::INFINITY);
+                    for (i, &p) in nav.nodes.iter().enumerate() {
+                        r.first_leg[i] = a.dist(p);
+                        if !nav.clear(a, p) {
+                            continue;
+                        }
+                        r.sees |= 1 << i;
+                        let first = r.first_leg[i];
+                        let row = &nav.dist[i * n..i * n + n];
+                        for (reach, &via) in r.reach[..n].iter_mut().zip(row) {
+                            *reach = reach.min(first + via);
+                        }
                     }
-                    r.sees |= 1 << i;
-                    let first = r.first_leg[i];
-                    let row = &nav.dist[i * n..i * n + n];
-                    for (reach, &via) in r.reach[..n].iter_mut().zip(row) {
-                        *reach = reach.min(first + via);
-                    }
-                }
-                s
+                    s
                 }
             },
         };
@@ -718,7 +721,6 @@ thread_local! {
 
 /// The most nodes a [`Nav`] holds (routes are stored as `u8` indices).
 pub const MAX_NODES: usize = 128;
-
 
 impl Nav {
     /// Builds the graph for bases of radius `radius` on a `table` (width, height) with
