@@ -554,11 +554,14 @@ fn g6_in_combat_within_two_inches_reach_one_inch_edge_to_edge() {
     assert!((g.distance(0) - 2.0).abs() < 1e-4);
     assert!(g.in_combat());
     assert!(!g.can_attack(0));
+    // The list of legal actions applies the same "within 2 inches" (no shot in combat).
+    assert!(!legal(&g).contains(&GodsAction::Shoot(0)));
     let g = at(
         "lone_brute",
         "scoundrel at=(12.00,16.40)\nfateling 1 state=active at=(12.00,20.00) wounds=0 activated=0 patrol=1",
     );
     assert!(!g.in_combat());
+    assert!(legal(&g).contains(&GodsAction::Shoot(0)));
     let g = at(
         "lone_brute",
         "scoundrel at=(12.00,17.50)\nfateling 1 state=active at=(12.00,20.00) wounds=0 activated=0 patrol=1",
