@@ -111,6 +111,15 @@ pub struct Axis {
     pub doc: &'static str,
 }
 
+/// The `content` axis every game with a content file offers: `builtin` (the file compiled in)
+/// or the path of a content file in the game's format (each game's CONTENT.md).
+pub const CONTENT_AXIS: Axis = Axis {
+    name: "content",
+    kind: AxisKind::Name,
+    default: "builtin",
+    doc: "content file: builtin or a path (CONTENT.md)",
+};
+
 /// The setup values of one experiment cell: axis name to value. Axes that are absent take
 /// their default.
 pub type SetupValues = BTreeMap<String, AxisValue>;
@@ -374,6 +383,21 @@ macro_rules! forward_rules {
     };
 }
 pub(crate) use forward_rules;
+
+/// The position-text methods of [`Game`] for a game whose `position` module (in scope where
+/// the macro is used) has `write(&G) -> String` and `parse(&str) -> Result<G, PositionError>`:
+/// `forward_position!();` inside `impl Game for G` writes `to_position` and `from_position`.
+macro_rules! forward_position {
+    () => {
+        fn to_position(&self) -> String {
+            position::write(self)
+        }
+        fn from_position(text: &str) -> Result<Self, $crate::game::PositionError> {
+            position::parse(text)
+        }
+    };
+}
+pub(crate) use forward_position;
 
 /// `Display` for a game state as its position text: `display_position!(Rift, position::render)`
 /// implements `fmt::Display for Rift` by writing `position::render(self)`.

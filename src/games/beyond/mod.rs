@@ -31,8 +31,7 @@ use content::{CardKind, Content, NO_CARD};
 use state::{Cursor, DefendCtx, EnemyState, HeroState, MAX_COMMIT, Pending, Persist, Phase, Tally};
 
 use crate::game::{
-    Axis, AxisKind, AxisValue, Game, GameRng, PlanStep, PositionError, SetupError, SetupValues,
-    below,
+    Axis, AxisKind, AxisValue, Game, GameRng, PlanStep, SetupError, SetupValues, below,
 };
 
 /// Loss causes, indexed by [`rules::cause`].
@@ -78,12 +77,7 @@ static AXES: [Axis; 5] = [
         default: "none",
         doc: "none, or a campaign played scenario by scenario with item rewards and board sides (Campaign Play and Equipping Items)",
     },
-    Axis {
-        name: "content",
-        kind: AxisKind::Name,
-        default: "builtin",
-        doc: "content file: builtin or a path (CONTENT.md)",
-    },
+    crate::game::CONTENT_AXIS,
     Axis {
         name: "rule_draw_full_hand",
         kind: AxisKind::Bool,
@@ -500,10 +494,5 @@ impl Game for Beyond {
     fn action_text(&self, a: BeyondAction) -> String {
         position::action_text(self, a)
     }
-    fn to_position(&self) -> String {
-        position::write(self)
-    }
-    fn from_position(text: &str) -> Result<Self, PositionError> {
-        position::parse(text)
-    }
+    crate::game::forward_position!();
 }

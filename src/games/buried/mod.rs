@@ -23,7 +23,7 @@ use content::Content;
 use state::{GONE, NLOC, bit};
 
 use crate::game::{
-    Axis, AxisKind, Game, GameRng, NoTrace, PlanStep, PositionError, SetupError, SetupValues, below,
+    Axis, AxisKind, Game, GameRng, NoTrace, PlanStep, SetupError, SetupValues, below,
 };
 
 /// Loss causes, indexed by [`state::cause`] (`turn_limit` is the lab's guard, not a rule).
@@ -52,12 +52,7 @@ pub struct BuriedSetup {
 }
 
 static AXES: [Axis; 6] = [
-    Axis {
-        name: "content",
-        kind: AxisKind::Name,
-        default: "builtin",
-        doc: "content file: builtin or a path (CONTENT.md)",
-    },
+    crate::game::CONTENT_AXIS,
     Axis {
         name: "hero",
         kind: AxisKind::Name,
@@ -505,10 +500,5 @@ impl Game for Buried {
     fn action_text(&self, a: BuriedAction) -> String {
         self.describe(a)
     }
-    fn to_position(&self) -> String {
-        position::write(self)
-    }
-    fn from_position(text: &str) -> Result<Self, PositionError> {
-        position::parse(text)
-    }
+    crate::game::forward_position!();
 }

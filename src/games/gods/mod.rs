@@ -24,7 +24,7 @@ use content::{ABILITIES, Content, Win};
 use state::{FState, Fateling, Pending, Phase, Tally};
 
 use crate::game::{
-    Axis, AxisKind, Game, GameRng, NoTrace, PlanStep, PositionError, SetupError, SetupValues, below,
+    Axis, AxisKind, Game, GameRng, NoTrace, PlanStep, SetupError, SetupValues, below,
 };
 use crate::setup::axis_error;
 
@@ -50,12 +50,7 @@ pub struct GodsSetup {
 }
 
 static AXES: [Axis; 6] = [
-    Axis {
-        name: "content",
-        kind: AxisKind::Name,
-        default: "builtin",
-        doc: "content file: builtin or a path (CONTENT.md)",
-    },
+    crate::game::CONTENT_AXIS,
     Axis {
         name: "encounter",
         kind: AxisKind::Name,
@@ -428,10 +423,5 @@ impl Game for Gods {
     fn action_text(&self, a: GodsAction) -> String {
         self.describe(a)
     }
-    fn to_position(&self) -> String {
-        position::write(self)
-    }
-    fn from_position(text: &str) -> Result<Self, PositionError> {
-        position::parse(text)
-    }
+    crate::game::forward_position!();
 }

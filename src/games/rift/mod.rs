@@ -28,7 +28,7 @@ use state::{Campaign, Mech, Monster, Phase, Tally, side_tile, st};
 use crate::setup::{AxisReader, pick_name};
 
 use crate::game::{
-    Axis, AxisKind, Game, GameRng, PlanStep, PositionError, SetupError, SetupValues, Tracer, below,
+    Axis, AxisKind, Game, GameRng, PlanStep, SetupError, SetupValues, Tracer, below,
 };
 
 /// Loss causes, indexed by [`state::cause`].
@@ -92,12 +92,7 @@ static AXES: [Axis; 29] = [
         default: "game",
         doc: "game (one game) or campaign (the campaign card's games in order; Campaign)",
     },
-    Axis {
-        name: "content",
-        kind: AxisKind::Name,
-        default: "builtin",
-        doc: "content file: builtin or a path (CONTENT.md)",
-    },
+    crate::game::CONTENT_AXIS,
     Axis {
         name: "game",
         kind: AxisKind::Int { min: 1, max: 9 },
@@ -1080,10 +1075,5 @@ impl Game for Rift {
     fn action_text(&self, a: RiftAction) -> String {
         self.describe(a)
     }
-    fn to_position(&self) -> String {
-        position::write(self)
-    }
-    fn from_position(text: &str) -> Result<Self, PositionError> {
-        position::parse(text)
-    }
+    crate::game::forward_position!();
 }
