@@ -526,3 +526,71 @@ fn a_report_error_names_the_os_error_once() {
     assert!(text.starts_with(&format!("{}: cannot create", file.join("out").display())));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Records the chunks a run saves.
+struct Recorder(Vec<(u64, u64, usize)>);
+impl lab::ChunkStore for Recorder {
+    fn finished(&mut self, _from: u64, _to: u64) -> Option<lab::Chunk> {
+        None
+    }
+    fn save(&mut self, chunk: &lab::Chunk) -> std::io::Result<()> {
+        self.0.push((chunk.from, chunk.to, chunk.cells.len()));
+        Ok(())
+    }
+}
+
+#[test]
+fn dearer_strategies_save_smaller_chunks_with_the_same_numbers() {
+    let dir = temp_dir("chunk-cost");
+    std::fs::write(
+        dir.join("greedy.toml"),
+        "kind = \"greedy\"\nsamples = 1\n[weights.race]\nposition = 0.5\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("dear.toml"),
+        "kind = \"mcts\"\niterations = 300\nexploration = 1.0\nrollout = \"greedy\"\n\
+         rollout_depth = 40\nrollout_samples = 4\n[weights.race]\nposition = 1.0\n",
+    )
+    .unwrap();
+    let plan_of = |strategies: &str, games: u64| {
+        let e = Experiment::parse(&experiment(strategies, games, 5, SWEEP), "race.toml").unwrap();
+        Plan::<Race>::new(e, |name| match name {
+            "coin" => strategy(name).map(lab::StrategySource::from),
+            _ => lab::strategy_source::<Race>(name, &dir),
+        })
+        .unwrap()
+    };
+    // 3 cells each. A strategy given in code counts as random play (cost 1); greedy with 1
+    // sample scores 32 candidates a decision; the MCTS 300 x 40 rollout decisions of 4 x 32.
+    assert_eq!(lab::CHUNK_GAMES, 4096);
+    assert_eq!(plan_of("\"coin\"", 10).chunk_positions(), 4096 / 3);
+    assert_eq!(plan_of("\"greedy\"", 10).chunk_positions(), 4096 / (3 * 32));
+    // The dearest strategy sets the size: at least CHUNK_MIN_GAMES games over the 3 cells.
+    assert_eq!(lab::CHUNK_MIN_GAMES, 64);
+    assert_eq!(
+        plan_of("\"coin\", \"dear\"", 10).chunk_positions(),
+        64u64.div_ceil(6)
+    );
+    assert_eq!(plan_of("\"dear\"", 10).chunk_positions(), 22);
+
+    // The chunks saved are of that size, and the numbers are those of one piece.
+    let plan = plan_of("\"greedy\"", 100);
+    let mut store = Recorder(Vec::new());
+    let options = RunOptions {
+        threads: 2,
+        raw: false,
+    };
+    let report = lab::try_run_shard(
+        &plan,
+        &options,
+        lab::Shard::WHOLE,
+        &lab::NoProgress,
+        &mut store,
+    )
+    .unwrap();
+    assert_eq!(store.0, vec![(0, 42, 3), (42, 84, 3), (84, 100, 3)]);
+    let whole = lab::run_experiment(&plan, &options);
+    assert_eq!(report.summary_csv(), whole.summary_csv());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

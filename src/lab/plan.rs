@@ -237,6 +237,25 @@ impl<G: Game> Plan<G> {
             .checked_mul(self.experiment.games)
             .expect("Plan::new checked the size of the run")
     }
+
+    /// Positions per chunk of a run without `raw` (the unit saved for `--resume`): about
+    /// [`CHUNK_GAMES`](super::CHUNK_GAMES) random moves' worth of decisions, that is
+    /// `CHUNK_GAMES / (cells x cost)` with `cost` the dearest strategy's
+    /// [`decision_cost`](crate::policy::StrategyKind::decision_cost) (1 for a strategy without
+    /// a definition), but at least [`CHUNK_MIN_GAMES`](super::CHUNK_MIN_GAMES) games over all
+    /// cells and at least 1 position. Depends only on the plan, so a resumed run cuts its
+    /// chunks where the interrupted one did; the report's numbers do not depend on it.
+    pub fn chunk_positions(&self) -> u64 {
+        let cells = (self.cells.len() as u64).max(1);
+        let cost = self
+            .strategies
+            .iter()
+            .map(|s| s.definition.as_ref().map_or(1, |d| d.kind.decision_cost()))
+            .max()
+            .unwrap_or(1);
+        let by_cost = super::CHUNK_GAMES / cells.saturating_mul(cost);
+        by_cost.max(super::CHUNK_MIN_GAMES.div_ceil(cells)).max(1)
+    }
 }
 
 pub(crate) fn axis_kind<G: Game>(axis: &str) -> Option<AxisKind> {

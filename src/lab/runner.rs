@@ -537,10 +537,15 @@ impl fmt::Display for Shard {
     }
 }
 
-/// Games per chunk of a run without `raw` (all cells together): the unit of work saved for
-/// `--resume`, and of the paired counts. A chunk plays positions `from..to` of every cell still
-/// playing, `max(1, CHUNK_GAMES / cells)` positions at most.
+/// Random games per chunk of a run without `raw` (all cells together): the unit of work saved
+/// for `--resume`, and of the paired counts. A chunk plays positions `from..to` of every cell
+/// still playing, [`Plan::chunk_positions`] positions at most: `CHUNK_GAMES / cells` for
+/// random play, fewer for dearer strategies.
 pub const CHUNK_GAMES: u64 = 4096;
+
+/// The fewest games (all cells together) a chunk holds however dear its strategies: enough
+/// for both threads of a small machine to stay busy to the chunk's end.
+pub const CHUNK_MIN_GAMES: u64 = 64;
 
 /// A finished chunk: the totals of the games at positions `from..to` of the shard (game
 /// indices [`Shard::game_index`]) of each of `cells`, with their paired counts when the
@@ -658,7 +663,7 @@ pub fn try_run_shard<G: Game>(
     let cap = shard.games_of(e.games_cap());
     let total = cap * cells as u64;
     let baseline = e.baseline_cell();
-    let chunk_len = (CHUNK_GAMES / cells as u64).max(1);
+    let chunk_len = plan.chunk_positions();
     let done = AtomicU64::new(0);
     // Wall-clock seconds of the chunks taken from the store, played by an earlier run.
     let mut resumed_s = 0.0f64;

@@ -119,6 +119,37 @@ pub enum StrategyKind {
 }
 
 impl StrategyKind {
+    /// A rough count of the moves one decision of this policy plays or scores, relative to a
+    /// random move (1): greedy scores about [`CANDIDATES`](Self::CANDIDATES) candidates a
+    /// sample, a beam about that many a kept state, and MCTS plays `iterations` rollouts of up
+    /// to `rollout_depth` decisions, each a greedy decision with greedy rollouts. Saturates at
+    /// `u64::MAX`; at least 1.
+    ///
+    /// Used only to size the chunks a run saves for `--resume` (a dearer policy saves more
+    /// often); it changes no number of a report.
+    pub fn decision_cost(&self) -> u64 {
+        let c = Self::CANDIDATES;
+        match self {
+            StrategyKind::Random => 1,
+            StrategyKind::Greedy { samples, .. } => c.saturating_mul(u64::from(*samples)),
+            StrategyKind::Beam { width, .. } => c.saturating_mul(u64::from(*width)),
+            StrategyKind::Mcts { config, .. } => {
+                let rollout_move = match config.rollout {
+                    Rollout::Random => 1,
+                    Rollout::Greedy => c.saturating_mul(u64::from(config.rollout_samples)),
+                };
+                u64::from(config.iterations)
+                    .saturating_mul(u64::from(config.rollout_depth).max(1))
+                    .saturating_mul(rollout_move)
+                    .max(1)
+            }
+        }
+    }
+
+    /// The candidates a one-ply policy is taken to score a decision in
+    /// [`decision_cost`](Self::decision_cost): a typical count of legal actions.
+    pub const CANDIDATES: u64 = 32;
+
     /// The name used for `kind` in strategy files.
     pub const fn name(&self) -> &'static str {
         match self {
