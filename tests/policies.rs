@@ -569,11 +569,13 @@ fn shipped_strategies_load_from_any_directory_and_build_for_race() {
         "beam-200",
         "greedy",
         "mcts-1000",
+        "mcts-1000-beyond",
         "mcts-1000-gods",
         "mcts-1000-gods-closed",
         "mcts-1000-gods-flat",
         "mcts-1000-gods-prior",
         "mcts-200",
+        "mcts-200-beyond",
         "mcts-200-clairvoyant",
         "mcts-200-gods",
         "mcts-200-gods-closed",
@@ -633,11 +635,13 @@ fn a_file_in_the_directory_overrides_the_shipped_strategy() {
             "beam-200",
             "greedy",
             "mcts-1000",
+            "mcts-1000-beyond",
             "mcts-1000-gods",
             "mcts-1000-gods-closed",
             "mcts-1000-gods-flat",
             "mcts-1000-gods-prior",
             "mcts-200",
+            "mcts-200-beyond",
             "mcts-200-clairvoyant",
             "mcts-200-gods",
             "mcts-200-gods-closed",
@@ -733,7 +737,7 @@ fn shipped_strategies_build_for_every_game_they_do_not_name_another_for() {
             }
         }
     }
-    // 17 strategies on all four games; mcts-beyond and mcts-beyond-cheat carry Beyond's and
-    // the Rift's weights.
-    assert_eq!(built, 17 * 4 + 2 * 2);
+    // 17 strategies on all four games; mcts-beyond, mcts-200-beyond, mcts-1000-beyond and
+    // mcts-beyond-cheat carry Beyond's and the Rift's weights.
+    assert_eq!(built, 17 * 4 + 4 * 2);
 }

@@ -183,6 +183,10 @@ const SHIPPED: &[(&str, &str)] = &[
     ("greedy", include_str!("../../strategies/greedy.toml")),
     ("mcts-1000", include_str!("../../strategies/mcts-1000.toml")),
     (
+        "mcts-1000-beyond",
+        include_str!("../../strategies/mcts-1000-beyond.toml"),
+    ),
+    (
         "mcts-1000-gods",
         include_str!("../../strategies/mcts-1000-gods.toml"),
     ),
@@ -199,6 +203,10 @@ const SHIPPED: &[(&str, &str)] = &[
         include_str!("../../strategies/mcts-1000-gods-prior.toml"),
     ),
     ("mcts-200", include_str!("../../strategies/mcts-200.toml")),
+    (
+        "mcts-200-beyond",
+        include_str!("../../strategies/mcts-200-beyond.toml"),
+    ),
     (
         "mcts-200-clairvoyant",
         include_str!("../../strategies/mcts-200-clairvoyant.toml"),
@@ -960,11 +968,13 @@ mod tests {
                 ("beam-200", "beam"),
                 ("greedy", "greedy"),
                 ("mcts-1000", "mcts"),
+                ("mcts-1000-beyond", "mcts"),
                 ("mcts-1000-gods", "mcts"),
                 ("mcts-1000-gods-closed", "mcts"),
                 ("mcts-1000-gods-flat", "mcts"),
                 ("mcts-1000-gods-prior", "mcts"),
                 ("mcts-200", "mcts"),
+                ("mcts-200-beyond", "mcts"),
                 ("mcts-200-clairvoyant", "mcts"),
                 ("mcts-200-gods", "mcts"),
                 ("mcts-200-gods-closed", "mcts"),
@@ -990,6 +1000,8 @@ mod tests {
             ("mcts-200-gods-prior", 200),
             ("mcts-1000-gods-prior", 1000),
             ("mcts-3000-gods-prior", 3000),
+            ("mcts-200-beyond", 200),
+            ("mcts-1000-beyond", 1000),
         ] {
             let s = Strategy::named(name, Path::new("/nonexistent")).unwrap();
             match s.kind {
