@@ -990,6 +990,51 @@ mod tests {
     }
 
     #[test]
+    fn decision_cost_counts_the_moves_a_decision_plays_or_scores() {
+        let kind = |text: &str| {
+            Strategy::parse(
+                "x",
+                "x.toml",
+                &format!("{text}[weights.race]\nposition = 1.0\n"),
+            )
+            .unwrap_or_else(|e| panic!("{e}"))
+            .kind
+        };
+        let mcts = |rollout: &str, depth: u32, samples: u32| {
+            kind(&format!(
+                "kind = \"mcts\"\niterations = 10\nexploration = 1.0\nrollout = \"{rollout}\"\n\
+                 rollout_depth = {depth}\nrollout_samples = {samples}\n"
+            ))
+            .decision_cost()
+        };
+        assert_eq!(StrategyKind::Random.decision_cost(), 1);
+        assert_eq!(
+            kind("kind = \"greedy\"\nsamples = 3\n").decision_cost(),
+            3 * 32
+        );
+        let beam = "kind = \"beam\"\nwidth = 10\ndepth = 5\nsamples = 2\n";
+        assert_eq!(kind(beam).decision_cost(), 10 * 32);
+        // Random rollouts: a move a rollout decision; greedy ones score 32 candidates a sample.
+        assert_eq!(mcts("random", 7, 1), 10 * 7);
+        assert_eq!(mcts("greedy", 7, 2), 10 * 7 * 2 * 32);
+        // A search cut off at once (not a valid file, but a valid value) still costs its
+        // iterations.
+        let cut = StrategyKind::Mcts {
+            config: MctsConfig {
+                iterations: 10,
+                rollout: Rollout::Random,
+                rollout_depth: 0,
+                ..MctsConfig::default()
+            },
+            weights: Weights::new(),
+        };
+        assert_eq!(cut.decision_cost(), 10);
+        // The dearest shipped search stays finite and above the chunk's 4,096.
+        let deep = Strategy::named("mcts-3000-gods-prior", Path::new("/nonexistent")).unwrap();
+        assert_eq!(deep.kind.decision_cost(), 3000 * 40 * 4 * 32);
+    }
+
+    #[test]
     fn shipped_mcts_budgets_are_as_named() {
         for (name, iterations) in [
             ("mcts-200", 200),
