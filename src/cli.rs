@@ -1,5 +1,5 @@
-//! The commands of the `sololab` binary: `run`, `play`, `list`, `bench` and `fit` (the last and
-//! `bench --strength` live in `cli_search.rs`). Each resolves its input
+//! The commands of the `sololab` binary: `run`, `play`, `list`, `bench`, `fit` and `tune` (the
+//! last two and `bench --strength` live in `cli_search.rs`). Each resolves its input
 //! completely (files, names, values) before doing any work, picks the game through the registry
 //! ([`with_game!`]) and hands the typed work to the library. Errors come back as `anyhow`
 //! errors that `main` prints on one line with exit status 2.
@@ -51,6 +51,9 @@ enum Command {
     /// Fit a leaf evaluation to playouts: regress the game's result on its features and write
     /// the weights as a strategy file.
     Fit(crate::cli_search::FitArgs),
+    /// Tune a strategy's weights for a game by direct search on the win rate (one weight at a
+    /// time, kept when it wins more of the same seeded games) and write them as a strategy file.
+    Tune(crate::cli_search::TuneArgs),
     /// Find the value of a setup axis or content value whose win rate brackets a target
     /// (bisection with common random numbers, or stochastic approximation).
     Calibrate(crate::cli_tuning::CalibrateArgs),
@@ -313,6 +316,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::List { what } => list_command(&what),
         Command::Bench(args) => bench_command(&args),
         Command::Fit(args) => crate::cli_search::fit_command(&args, Path::new(STRATEGIES_DIR)),
+        Command::Tune(args) => crate::cli_search::tune_command(&args, Path::new(STRATEGIES_DIR)),
         Command::Calibrate(args) => crate::cli_tuning::calibrate_command(&args),
         Command::Sensitivity(args) => crate::cli_tuning::sensitivity_command(&args),
         Command::Merge(args) => merge_command(&args),

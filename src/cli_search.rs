@@ -1,7 +1,9 @@
 //! The search-strength commands of the binary, kept apart from `cli.rs`: `sololab bench
-//! --strength GAME` (the strength-per-CPU curve as CSV and SVG) and `sololab fit GAME` (a
-//! leaf evaluation fitted to playouts, written as a strategy file). Both resolve every name
-//! before playing a game; bad input is a one-line error and writes nothing.
+//! --strength GAME` (the strength-per-CPU curve as CSV and SVG), `sololab fit GAME` (a
+//! leaf evaluation fitted to playouts, written as a strategy file) and `sololab tune GAME` (a
+//! strategy's weights tuned by direct search on the win rate, written as a strategy file).
+//! Each resolves every name before playing a game; bad input is a one-line error and writes
+//! nothing.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -179,6 +181,11 @@ pub struct FitArgs {
     #[arg(long, default_value_t = 1,
           value_parser = clap::value_parser!(u64).range(0..=i64::MAX as u64))]
     pub seed: u64,
+    /// A setup axis or content value of the games played, `KEY=VALUE` (repeatable; as for
+    /// `play` and `bench`): fit the weights on that setup rather than the game's default
+    /// (e.g. `--set encounter=brute_hunt`).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
     /// Worker threads, at most 1024 (default 0: one per core); the fit does not depend on it.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=1024))]
     pub threads: u64,
@@ -205,6 +212,7 @@ pub fn fit_command(args: &FitArgs, dir: &Path) -> Result<()> {
     let playouts = lab::collect_playouts(
         kind,
         &args.strategy,
+        &args.set,
         args.games,
         args.seed,
         args.threads as usize,
@@ -218,8 +226,9 @@ pub fn fit_command(args: &FitArgs, dir: &Path) -> Result<()> {
         );
     }
     let fit = lab::fit_logistic(&playouts, lab::RIDGE);
+    let sets: String = args.set.iter().map(|p| format!(" --set {p}")).collect();
     let made_by = format!(
-        "sololab fit {} --strategy {} --like {like} --games {} --seed {}",
+        "sololab fit {} --strategy {} --like {like} --games {} --seed {}{sets}",
         args.game, args.strategy, args.games, args.seed
     );
     let text = lab::fitted_strategy(&template, kind.name(), &playouts, &fit, &made_by)
@@ -242,6 +251,113 @@ pub fn fit_command(args: &FitArgs, dir: &Path) -> Result<()> {
     )?;
     for (name, w) in playouts.names.iter().zip(&fit.weights) {
         writeln!(stdout, "  {name:<16} {w:+.4}")?;
+    }
+    writeln!(stdout, "wrote {}", args.out.display())?;
+    Ok(())
+}
+
+/// Options of `sololab tune GAME`.
+#[derive(clap::Args, Debug)]
+pub struct TuneArgs {
+    /// The game (see `sololab list games`).
+    pub game: String,
+    /// The strategy whose weights for GAME are tuned (greedy, beam or mcts; its search
+    /// parameters and other games' weights are kept).
+    #[arg(long)]
+    pub strategy: String,
+    /// Games each candidate plays (games 0..N of --seed), 1..=1000000.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub games: u64,
+    /// Seed of the tuning games.
+    #[arg(long, default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(0..=i64::MAX as u64))]
+    pub seed: u64,
+    /// Seed of the held-out games the start and the result replay (games 0..N of it; default:
+    /// --seed + 1).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=i64::MAX as u64))]
+    pub holdout_seed: Option<u64>,
+    /// Sweeps over the weights at most, 1..=100 (the search ends after a sweep that keeps
+    /// nothing).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub sweeps: u32,
+    /// Games a change must win beyond the best so far to be kept (default: 0.4% of --games,
+    /// at least 1).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub min_gain: Option<u64>,
+    /// A setup axis or content value of the games, `KEY=VALUE` (repeatable; as for `play`).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+    /// Worker threads, at most 1024 (default 0: one per core); the result does not depend on
+    /// it.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=1024))]
+    pub threads: u64,
+    /// The strategy file to write (e.g. strategies/greedy-tuned.toml).
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+/// `sololab tune GAME --strategy S --games N --out FILE`: prints every kept change and the
+/// before and after win rates, and writes the tuned strategy.
+///
+/// # Errors
+/// An unknown game or strategy, a random strategy, a bad `--set`, or a file that cannot be
+/// written.
+pub fn tune_command(args: &TuneArgs, dir: &Path) -> Result<()> {
+    let kind = GameKind::from_name(&args.game).map_err(anyhow::Error::msg)?;
+    let strategy = Strategy::named(&args.strategy, dir).map_err(anyhow::Error::msg)?;
+    let holdout_seed = args.holdout_seed.unwrap_or(args.seed.saturating_add(1));
+    let spec = lab::TuneSpec {
+        strategy: &strategy,
+        set: &args.set,
+        games: args.games,
+        seed: args.seed,
+        holdout_seed,
+        sweeps: args.sweeps,
+        min_gain: args.min_gain.unwrap_or((args.games / 250).max(1)),
+        threads: args.threads as usize,
+    };
+    let tuned = lab::tune_weights(kind, &spec)?;
+    let sets: String = args.set.iter().map(|p| format!(" --set {p}")).collect();
+    let made_by = format!(
+        "sololab tune {} --strategy {} --games {} --seed {} --holdout-seed {holdout_seed} \
+         --sweeps {} --min-gain {}{sets}",
+        args.game, args.strategy, args.games, args.seed, args.sweeps, spec.min_gain
+    );
+    let text = lab::tuned_strategy(&strategy, kind.name(), &tuned, &made_by)
+        .map_err(anyhow::Error::msg)?;
+    let name = args
+        .out
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let check = Strategy::parse(&name, &args.out.display().to_string(), &text)
+        .map_err(anyhow::Error::msg)?;
+    with_game!(kind, G => check.build::<G>().map(|_| ())).map_err(anyhow::Error::msg)?;
+    write_file_atomically(&args.out, &text)?;
+    let pct = |w: u64| 100.0 * w as f64 / tuned.games as f64;
+    let mut stdout = std::io::stdout().lock();
+    for p in tuned.probes.iter().filter(|p| p.kept) {
+        writeln!(
+            stdout,
+            "sweep {}: {} = {} ({:.1}%)",
+            p.sweep,
+            p.feature,
+            p.weight,
+            pct(p.wins)
+        )?;
+    }
+    writeln!(
+        stdout,
+        "{} candidates in {} sweeps; tuning games {:.1}% -> {:.1}%, held-out games (seed {holdout_seed}) {:.1}% -> {:.1}%",
+        tuned.probes.len(),
+        tuned.sweeps,
+        pct(tuned.start_wins),
+        pct(tuned.best_wins),
+        pct(tuned.holdout_start_wins),
+        pct(tuned.holdout_best_wins)
+    )?;
+    for ((name, a), b) in tuned.names.iter().zip(&tuned.start).zip(&tuned.best) {
+        writeln!(stdout, "  {name:<18} {a:+.4} -> {b:+.4}")?;
     }
     writeln!(stdout, "wrote {}", args.out.display())?;
     Ok(())

@@ -15,6 +15,7 @@ use std::path::Path;
 use rayon::prelude::*;
 
 use super::experiment::ExperimentError;
+use super::play::setup_from_pairs;
 use super::seeded::{default_setup_and_factory, play_seeded, pool};
 use crate::game::Game;
 use crate::games::GameKind;
@@ -37,34 +38,39 @@ pub struct Playouts {
     pub wins: u64,
 }
 
-/// Plays games `0..games` of `seed` on `kind`'s default setup with `strategy` (looked up in
-/// `dir`, then among the shipped ones) on `threads` threads (`0`: one per core), recording the
-/// features at every decision with more than one legal action.
+/// Plays games `0..games` of `seed` with `strategy` (looked up in `dir`, then among the shipped
+/// ones) on `threads` threads (`0`: one per core), recording the features at every decision
+/// with more than one legal action. The setup is `kind`'s default with the `set` pairs
+/// (`KEY=VALUE`, setup axes or content values, as `play --set` reads them) applied.
 ///
 /// # Errors
-/// When the strategy does not exist or does not build for the game.
+/// When the strategy does not exist or does not build for the game, or a `set` pair names an
+/// unknown axis or an invalid value (located at `--set PAIR`).
 ///
 /// # Panics
 /// When a game does not end within [`Game::MAX_DECISIONS`] (a bug in the game).
 pub fn collect_playouts(
     kind: GameKind,
     strategy: &str,
+    set: &[String],
     games: u64,
     seed: u64,
     threads: usize,
     dir: &Path,
 ) -> Result<Playouts, ExperimentError> {
-    with_game!(kind, G => collect_typed::<G>(strategy, games, seed, threads, dir))
+    with_game!(kind, G => collect_typed::<G>(strategy, set, games, seed, threads, dir))
 }
 
 fn collect_typed<G: Game>(
     strategy: &str,
+    set: &[String],
     games: u64,
     seed: u64,
     threads: usize,
     dir: &Path,
 ) -> Result<Playouts, ExperimentError> {
-    let (factory, setup) = default_setup_and_factory::<G>(strategy, dir)?;
+    let (factory, _) = default_setup_and_factory::<G>(strategy, dir)?;
+    let setup = setup_from_pairs::<G>(set)?;
     let n = G::FEATURE_NAMES.len();
     let per_game: Vec<(bool, Vec<f64>)> = pool(threads)?.install(|| {
         (0..games)
@@ -231,7 +237,47 @@ pub fn fitted_strategy(
     fit: &LogisticFit,
     made_by: &str,
 ) -> Result<String, String> {
-    let (params, weights) = match &template.kind {
+    let header = format!(
+        "# Made by `{made_by}`: {} games ({} won), features at {} decisions, a logistic\n\
+         # regression of the game's result on the features (ridge {RIDGE}). Weights are log-odds of\n\
+         # winning per unit of a feature; mean log-loss {:.4} against {:.4} for the win rate alone.\n\
+         # Search parameters copied from strategy {} ({}).\n",
+        playouts.games,
+        playouts.wins,
+        fit.rows,
+        fit.log_loss,
+        fit.base_log_loss,
+        template.name,
+        template.origin
+    );
+    let note = format!(
+        "# Fitted (intercept {:.4}, not used: the search scores changes).\n",
+        fit.intercept
+    );
+    let rounded: Vec<f64> = fit
+        .weights
+        .iter()
+        .map(|w| (w * 1e4).round() / 1e4)
+        .collect();
+    strategy_text(template, game, &header, &note, playouts.names, &rounded)
+}
+
+/// The text of a strategy file: `header` (comment lines, each ending in a newline), then
+/// `template`'s kind and search parameters, the other games' weights as `template` has them,
+/// and last `[weights.<game>]` headed by `note` (comment lines) with `weights[i]` for
+/// feature `names[i]`. The shared writer of `sololab fit` and `sololab tune`.
+///
+/// # Errors
+/// A message when `template` is `random` (it takes no weights).
+pub(crate) fn strategy_text(
+    template: &Strategy,
+    game: &str,
+    header: &str,
+    note: &str,
+    names: &[&str],
+    weights: &[f64],
+) -> Result<String, String> {
+    let (params, others) = match &template.kind {
         StrategyKind::Random => {
             return Err(format!(
                 "strategy {} is random and takes no weights; name a greedy or mcts template",
@@ -273,22 +319,9 @@ pub fn fitted_strategy(
             )
         }
     };
-    let mut out = String::new();
-    out.push_str(&format!(
-        "# Made by `{made_by}`: {} games ({} won), features at {} decisions, a logistic\n\
-         # regression of the game's result on the features (ridge {RIDGE}). Weights are log-odds of\n\
-         # winning per unit of a feature; mean log-loss {:.4} against {:.4} for the win rate alone.\n\
-         # Search parameters copied from strategy {} ({}).\n",
-        playouts.games,
-        playouts.wins,
-        fit.rows,
-        fit.log_loss,
-        fit.base_log_loss,
-        template.name,
-        template.origin
-    ));
+    let mut out = String::from(header);
     out.push_str(&params);
-    for (g, table) in weights {
+    for (g, table) in others {
         if g == game {
             continue;
         }
@@ -297,15 +330,9 @@ pub fn fitted_strategy(
             out.push_str(&format!("{f} = {}\n", toml::Value::Float(*w)));
         }
     }
-    out.push_str(&format!(
-        "\n# Fitted (intercept {:.4}, not used: the search scores changes).\n[weights.{game}]\n",
-        fit.intercept
-    ));
-    for (name, w) in playouts.names.iter().zip(&fit.weights) {
-        out.push_str(&format!(
-            "{name} = {}\n",
-            toml::Value::Float((w * 1e4).round() / 1e4)
-        ));
+    out.push_str(&format!("\n{note}[weights.{game}]\n"));
+    for (name, w) in names.iter().zip(weights) {
+        out.push_str(&format!("{name} = {}\n", toml::Value::Float(*w)));
     }
     Ok(out)
 }

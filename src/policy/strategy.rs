@@ -150,6 +150,16 @@ impl StrategyKind {
     /// [`decision_cost`](Self::decision_cost): a typical count of legal actions.
     pub const CANDIDATES: u64 = 32;
 
+    /// The weights of a kind that scores states (greedy, beam, MCTS); `None` for random.
+    pub fn weights_mut(&mut self) -> Option<&mut Weights> {
+        match self {
+            StrategyKind::Random => None,
+            StrategyKind::Greedy { weights, .. }
+            | StrategyKind::Beam { weights, .. }
+            | StrategyKind::Mcts { weights, .. } => Some(weights),
+        }
+    }
+
     /// The name used for `kind` in strategy files.
     pub const fn name(&self) -> &'static str {
         match self {
