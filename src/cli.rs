@@ -63,6 +63,10 @@ enum Command {
     /// Combine the partial reports of a run's shards (`run --shard K/N`) into the report of the
     /// whole run, byte-identical to an unsharded run's summary.csv.
     Merge(MergeArgs),
+    /// Show how far an interrupted or running run has got: the finished chunks in its report
+    /// folder's work area, summed per cell (games, wins, interval so far), and the commit whose
+    /// binary resumes it.
+    Status(StatusArgs),
     /// Rebuild the report page (report.html and the charts as SVG) of a report folder from
     /// its files (summary.csv, run.toml; games.csv and pairs.csv when present).
     Report(ReportArgs),
@@ -86,6 +90,13 @@ struct MergeArgs {
     /// No summary line on stderr.
     #[arg(long)]
     quiet: bool,
+}
+
+#[derive(clap::Args, Debug)]
+struct StatusArgs {
+    /// Report folders with a work area (`results/<name>`, a shard's folder, `--out` of a run).
+    #[arg(required = true)]
+    dirs: Vec<PathBuf>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -320,6 +331,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Calibrate(args) => crate::cli_tuning::calibrate_command(&args),
         Command::Sensitivity(args) => crate::cli_tuning::sensitivity_command(&args),
         Command::Merge(args) => merge_command(&args),
+        Command::Status(args) => status_command(&args),
         Command::Report(args) => report_command(&args),
         Command::Completions(args) => {
             let mut out = Vec::new();
@@ -508,6 +520,35 @@ fn merge_command(args: &MergeArgs) -> Result<()> {
             shown_paths(&written)
         ));
     }
+    Ok(())
+}
+
+/// `sololab status DIR...`: for each folder, one line (experiment, game, shard, finished
+/// chunks, their summed play time, the commit that resumes it) and the run's table of the
+/// games finished so far. Every folder is read before anything is printed.
+fn status_command(args: &StatusArgs) -> Result<()> {
+    let mut text = String::new();
+    for dir in &args.dirs {
+        let p = lab::work_area_progress(dir).map_err(anyhow::Error::msg)?;
+        let games: u64 = p.report.cells.iter().map(|c| c.totals.games).sum();
+        let commit: String = p.commit.chars().take(12).collect();
+        text.push_str(&format!(
+            "{}: {} ({}), shard {}, {} finished chunks, {games} games, {:.0} s of play; resume \
+             with `sololab run ... --resume` by a binary of commit {commit}\n",
+            dir.display(),
+            p.report.experiment.name,
+            p.report.game,
+            p.shard,
+            p.chunks,
+            p.report.wall_s
+        ));
+        let view = lab::ReportView::from_report(&p.report);
+        text.push_str(&lab::terminal_table(&view, table_width()));
+    }
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush());
     Ok(())
 }
 

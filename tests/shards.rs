@@ -348,6 +348,32 @@ fn an_interrupted_run_resumes_without_replaying_to_the_same_bytes() {
         assert!(s > 0.0 && s < 120.0, "{line}");
         std::fs::write(&path, text.replace(line, "wall_s = 1000.0")).unwrap();
     }
+    // `status` shows how far it got: the kept chunks' games per cell and their time.
+    let positions: u64 = names(&work)
+        .iter()
+        .filter_map(|n| n.strip_prefix("chunk-")?.strip_suffix(".toml"))
+        .map(|n| {
+            let (from, to) = n.split_once('-').unwrap();
+            to.parse::<u64>().unwrap() - from.parse::<u64>().unwrap()
+        })
+        .sum();
+    let o = sololab(&["status", p(&out)]);
+    ok(&o);
+    let shown = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(
+        shown.contains(&format!(
+            "long (rift), shard 0/1, {kept} finished chunks, {} games, {} s of play",
+            2 * positions,
+            1000 * kept
+        )),
+        "{shown}"
+    );
+    // One row a cell (both cells play every chunk), each with the chunks' positions.
+    let rows: Vec<&str> = shown.lines().filter(|l| l.starts_with("random")).collect();
+    assert_eq!(rows.len(), 2, "{shown}");
+    for row in rows {
+        assert!(row.contains(&format!(" {positions} ")), "{row}");
+    }
     // A run without --resume would throw the work away: refused.
     let o = sololab(&["run", p(&file), "--quiet", "--out", p(&out)]);
     refused(&o, &[p(&work), "--resume"]);
@@ -360,6 +386,7 @@ fn an_interrupted_run_resumes_without_replaying_to_the_same_bytes() {
         "{resumed}"
     );
     assert!(!work.exists(), "the work area goes with the finished run");
+    refused(&sololab(&["status", p(&out)]), &[p(&out), "no work area"]);
     let run_toml = read(&out.join("run.toml"));
     let wall: f64 = run_toml
         .lines()

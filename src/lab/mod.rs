@@ -86,4 +86,4 @@ pub use values::{
     IntRange, PROBE_SPAN, REAL_GRID, Range, RealBound, RealRange, Tunable, accepts, accepts_real,
     content_text, probe_range, probe_real_range, sensitivity_tunables, tunables, values_text,
 };
-pub use work::WorkArea;
+pub use work::{WorkArea, WorkProgress, work_area_progress};

@@ -159,3 +159,98 @@ fn write_whole(path: &Path, text: &str) -> std::io::Result<()> {
     file.sync_all()?;
     std::fs::rename(&tmp, path)
 }
+
+/// What an interrupted (or running) run's work area holds so far: [`work_area_progress`].
+#[derive(Debug)]
+pub struct WorkProgress {
+    /// The run's report shape with every finished chunk's totals added to its cells (cells
+    /// that played no finished chunk have 0 games); `wall_s` is the chunks' summed play time.
+    pub report: super::Report,
+    /// The identity's commit (the binary that must resume it).
+    pub commit: String,
+    /// The identity's shard, `K/N`.
+    pub shard: String,
+    /// Finished chunk files.
+    pub chunks: usize,
+}
+
+/// The progress of the run whose report folder is `out`: its work area's identity and finished
+/// chunks summed per cell, labelled by the experiment the identity records (so it needs no
+/// experiment or strategy file, and works on a shard's folder or a copy of the work area).
+/// The numbers are those of the games finished so far (positions `0..k` of each cell when
+/// the chunks are contiguous), not the run's answer.
+///
+/// # Errors
+/// One line: `out` has no work area, its identity or a chunk file is unreadable or of
+/// another run, the identity names an unknown game, or its experiment does not plan.
+pub fn work_area_progress(out: &Path) -> Result<WorkProgress, String> {
+    let dir = out.join(WORK);
+    let shown = dir.display();
+    if !dir.is_dir() {
+        return Err(format!(
+            "{}: no work area here (no run of this folder has finished a chunk, or its report is complete)",
+            out.display()
+        ));
+    }
+    let identity: RunIdentity = std::fs::read_to_string(dir.join(IDENTITY))
+        .map_err(|e| e.to_string())
+        .and_then(|t| toml::from_str(&t).map_err(|e| e.message().trim().to_string()))
+        .map_err(|e| format!("{shown}/{IDENTITY}: cannot be read ({e})"))?;
+    let kind = crate::games::GameKind::from_name(&identity.game)
+        .map_err(|e| format!("{shown}/{IDENTITY}: {e}"))?;
+    crate::with_game!(kind, G => progress_typed::<G>(&dir, identity))
+}
+
+fn progress_typed<G: crate::game::Game>(
+    dir: &Path,
+    identity: RunIdentity,
+) -> Result<WorkProgress, String> {
+    use std::sync::Arc;
+    let shown = dir.display();
+    let at = format!("{shown}/{IDENTITY}");
+    let experiment =
+        super::Experiment::parse(&identity.experiment, &at).map_err(|e| e.to_string())?;
+    // Only the cells' order and labels are needed: no policy is built.
+    let plan = super::Plan::<G>::new(experiment, |_| {
+        let factory: super::PolicyFactory<G> =
+            Arc::new(|| Box::new(crate::policy::RandomPolicy) as Box<dyn crate::policy::Policy<G>>);
+        Ok(factory)
+    })
+    .map_err(|e| e.to_string())?;
+    let mut report = super::blank_report(&plan);
+    let (causes, metrics) = (G::LOSS_CAUSES.len(), G::METRIC_NAMES.len());
+    let mut names: Vec<_> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{shown}: {e}"))?
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("chunk-") && n.ends_with(".toml"))
+        .collect();
+    names.sort();
+    for name in &names {
+        let path = dir.join(name);
+        let bad = |why: String| format!("{}: {why}", path.display());
+        let text = std::fs::read_to_string(&path).map_err(|e| bad(e.to_string()))?;
+        let record: ChunkRecord =
+            toml::from_str(&text).map_err(|e| bad(e.message().trim().to_string()))?;
+        if let Some(what) = identity.difference(&record.identity) {
+            return Err(bad(format!("a chunk of another run ({what})")));
+        }
+        let chunk = record
+            .chunk(causes, metrics)
+            .ok_or_else(|| bad("totals that do not add up".into()))?;
+        for (&c, totals) in chunk.cells.iter().zip(&chunk.totals) {
+            let cell = report
+                .cells
+                .get_mut(c)
+                .ok_or_else(|| bad(format!("cell {c} is not in the plan")))?;
+            cell.totals.add(totals);
+        }
+        report.wall_s += chunk.wall_s;
+    }
+    Ok(WorkProgress {
+        report,
+        commit: identity.commit,
+        shard: identity.shard,
+        chunks: names.len(),
+    })
+}
