@@ -528,13 +528,17 @@ fn merge_command(args: &MergeArgs) -> Result<()> {
 /// games finished so far. Every folder is read before anything is printed.
 fn status_command(args: &StatusArgs) -> Result<()> {
     let mut text = String::new();
-    for dir in &args.dirs {
+    for (i, dir) in args.dirs.iter().enumerate() {
         let p = lab::work_area_progress(dir).map_err(anyhow::Error::msg)?;
+        if i > 0 {
+            text.push('\n');
+        }
         let games: u64 = p.report.cells.iter().map(|c| c.totals.games).sum();
         let commit: String = p.commit.chars().take(12).collect();
         text.push_str(&format!(
             "{}: {} ({}), shard {}, {} finished chunks, {games} games, {:.0} s of play; resume \
-             with `sololab run ... --resume` by a binary of commit {commit}\n",
+             with `sololab run EXP --resume` (and the same --shard and --out) by a binary of \
+             commit {commit}\n",
             dir.display(),
             p.report.experiment.name,
             p.report.game,

@@ -171,7 +171,7 @@ pub struct FitArgs {
     #[arg(long)]
     pub strategy: String,
     /// The strategy whose kind and search parameters the written file takes (default: the
-    /// playing strategy; must be greedy or mcts).
+    /// playing strategy; must be greedy, beam or mcts).
     #[arg(long)]
     pub like: Option<String>,
     /// Games to play, 1..=1000000.
@@ -209,6 +209,7 @@ pub fn fit_command(args: &FitArgs, dir: &Path) -> Result<()> {
         .map_err(|e| anyhow::anyhow!("{}: {e}", args.game))?;
     with_game!(kind, G => template.build::<G>().map(|_| ()))
         .map_err(|e| anyhow::anyhow!("{}: {e}", args.game))?;
+    check_writable(&args.out)?;
     let playouts = lab::collect_playouts(
         kind,
         &args.strategy,
@@ -223,6 +224,15 @@ pub fn fit_command(args: &FitArgs, dir: &Path) -> Result<()> {
             "{} games of {} recorded no decision to fit",
             args.games,
             args.strategy
+        );
+    }
+    if playouts.wins == 0 || playouts.wins == playouts.games {
+        bail!(
+            "{} won {} of {} games: a fit needs wins and losses to tell apart; play a setup \
+             (--set) or strategy it sometimes loses, or more games",
+            args.strategy,
+            playouts.wins,
+            playouts.games
         );
     }
     let fit = lab::fit_logistic(&playouts, lab::RIDGE);
@@ -305,7 +315,15 @@ pub struct TuneArgs {
 pub fn tune_command(args: &TuneArgs, dir: &Path) -> Result<()> {
     let kind = GameKind::from_name(&args.game).map_err(anyhow::Error::msg)?;
     let strategy = Strategy::named(&args.strategy, dir).map_err(anyhow::Error::msg)?;
-    let holdout_seed = args.holdout_seed.unwrap_or(args.seed.saturating_add(1));
+    let holdout_seed = args.holdout_seed.unwrap_or(if args.seed < i64::MAX as u64 {
+        args.seed + 1
+    } else {
+        args.seed - 1
+    });
+    if holdout_seed == args.seed {
+        bail!("--holdout-seed {holdout_seed}: the held-out games need another seed than --seed");
+    }
+    check_writable(&args.out)?;
     let spec = lab::TuneSpec {
         strategy: &strategy,
         set: &args.set,
@@ -365,6 +383,27 @@ pub fn tune_command(args: &TuneArgs, dir: &Path) -> Result<()> {
 
 /// Writes `text` to `path` through a temporary file beside it and a rename, so the file is
 /// either the old one or the new one, whole; the temporary file is removed on failure.
+/// Checks before any game is played that `path` can be written as [`write_file_atomically`]
+/// will write it (a file name, in a folder that exists and takes a new file), so a bad `--out`
+/// costs nothing; the probe file is removed again.
+fn check_writable(path: &Path) -> anyhow::Result<()> {
+    if path.is_dir() {
+        anyhow::bail!("{}: a folder, not a file name", path.display());
+    }
+    let name = path
+        .file_name()
+        .ok_or_else(|| anyhow::anyhow!("{}: not a file name", path.display()))?;
+    let tmp = path.with_file_name(format!(
+        ".{}.{}.tmp",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    std::fs::write(&tmp, "")
+        .map_err(|e| anyhow::anyhow!("{}: cannot write: {e}", path.display()))?;
+    let _ = std::fs::remove_file(&tmp);
+    Ok(())
+}
+
 fn write_file_atomically(path: &Path, text: &str) -> anyhow::Result<()> {
     let name = path
         .file_name()

@@ -7,6 +7,9 @@ use std::process::{Command, Output, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_sololab");
 
+/// An `--out` in a folder that does not exist.
+const NO_DIR: &str = "/nonexistent-sololab/x.toml";
+
 fn sololab(args: &[&str]) -> Output {
     Command::new(BIN)
         .args(args)
@@ -68,23 +71,41 @@ fn fit_writes_a_loadable_strategy_and_is_reproducible() {
 fn fit_plays_the_setup_its_set_pairs_name() {
     let dir = temp_dir("fitset");
     let fit = |out: &Path, set: &[&str]| {
-        let mut args = vec!["fit", "gods", "--strategy", "greedy", "--games", "40"];
+        let mut args = vec!["fit", "rift", "--strategy", "greedy", "--games", "60"];
         for pair in set {
             args.extend_from_slice(&["--set", pair]);
         }
         args.extend_from_slice(&["--out", path(out)]);
         let o = sololab(&args);
         assert!(o.status.success(), "{}", stderr(&o));
-        std::fs::read_to_string(out).unwrap()
+        (
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            std::fs::read_to_string(out).unwrap(),
+        )
     };
-    let default = fit(&dir.join("d.toml"), &[]);
-    let hunt = fit(&dir.join("h.toml"), &["encounter=brute_hunt"]);
+    let (default_out, default) = fit(&dir.join("d.toml"), &[]);
+    let (hunt_out, hunt) = fit(&dir.join("h.toml"), &["ruins=1"]);
     assert!(
-        hunt.contains("--seed 1 --set encounter=brute_hunt`"),
+        hunt.contains("--seed 1 --set ruins=1`"),
         "the file says how it was made: {hunt}"
     );
-    // Another encounter, other games: other rows, other weights (the comments differ in the
-    // command line only if the games were the same).
+    // One ruin instead of three: the same 60 games lose more (rift-sensitivity: greedy wins
+    // 58% at 1 ruin, 91-95% at 3), so the setup was played.
+    let won = |out: &str| -> u64 {
+        out.split(" games (")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    assert!(
+        won(&hunt_out) < won(&default_out),
+        "{default_out} / {hunt_out}"
+    );
+    // Other games, other rows, other weights.
     let body = |t: &str| {
         t.lines()
             .filter(|l| !l.starts_with('#'))
@@ -141,9 +162,30 @@ fn fit_refuses_bad_input_in_one_line_and_writes_nothing() {
             ],
             "--set moon=1",
         ),
+        // Greedy wins every lone_brute game (the default encounter): nothing to regress on.
+        (
+            vec!["fit", "gods", "--strategy", "greedy", "--games", "20"],
+            "won 20 of 20 games",
+        ),
+        // A bad --out is refused before the first game (the folder does not exist).
+        (
+            vec![
+                "fit",
+                "rift",
+                "--strategy",
+                "greedy",
+                "--games",
+                "5",
+                "--out",
+                NO_DIR,
+            ],
+            "/nonexistent-sololab/x.toml: cannot write",
+        ),
     ] {
         let mut args = args.clone();
-        args.extend_from_slice(&["--out", path(&out)]);
+        if !args.contains(&"--out") {
+            args.extend_from_slice(&["--out", path(&out)]);
+        }
         let o = sololab(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         let e = stderr(&o);
@@ -281,9 +323,51 @@ fn tune_refuses_bad_input_in_one_line_and_writes_nothing() {
             ],
             "--set encounter=x",
         ),
+        // A strategy without weights for the game is refused, as `run` refuses it.
+        (
+            vec![
+                "tune",
+                "gods",
+                "--strategy",
+                "mcts-beyond-cheat",
+                "--games",
+                "5",
+            ],
+            "weights.gods",
+        ),
+        (
+            vec![
+                "tune",
+                "gods",
+                "--strategy",
+                "greedy",
+                "--games",
+                "5",
+                "--seed",
+                "4",
+                "--holdout-seed",
+                "4",
+            ],
+            "--holdout-seed 4",
+        ),
+        (
+            vec![
+                "tune",
+                "gods",
+                "--strategy",
+                "greedy",
+                "--games",
+                "5",
+                "--out",
+                NO_DIR,
+            ],
+            "/nonexistent-sololab/x.toml: cannot write",
+        ),
     ] {
         let mut args = args.clone();
-        args.extend_from_slice(&["--out", path(&out)]);
+        if !args.contains(&"--out") {
+            args.extend_from_slice(&["--out", path(&out)]);
+        }
         let o = sololab(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         let e = stderr(&o);

@@ -374,6 +374,36 @@ fn an_interrupted_run_resumes_without_replaying_to_the_same_bytes() {
     for row in rows {
         assert!(row.contains(&format!(" {positions} ")), "{row}");
     }
+    // A copy of a chunk under another name is not counted twice: refused.
+    let first = names(&work)
+        .into_iter()
+        .find(|n| n.starts_with("chunk-"))
+        .unwrap();
+    let copy = work.join("chunk-copy.toml");
+    std::fs::copy(work.join(&first), &copy).unwrap();
+    refused(
+        &sololab(&["status", p(&out)]),
+        &["chunk-copy.toml", "a second chunk"],
+    );
+    std::fs::remove_file(&copy).unwrap();
+    // Another shard's positions are not this run's: resuming the work area as shard 1/2 of
+    // the run (in a copy of the folder) is refused.
+    let other = dir.join("other");
+    std::fs::create_dir_all(other.join(sololab::lab::WORK)).unwrap();
+    for name in names(&work) {
+        std::fs::copy(work.join(&name), other.join(sololab::lab::WORK).join(&name)).unwrap();
+    }
+    let o = sololab(&[
+        "run",
+        p(&file),
+        "--quiet",
+        "--shard",
+        "1/2",
+        "--resume",
+        "--out",
+        p(&other),
+    ]);
+    refused(&o, &["shard 0/1 instead of 1/2"]);
     // A run without --resume would throw the work away: refused.
     let o = sololab(&["run", p(&file), "--quiet", "--out", p(&out)]);
     refused(&o, &[p(&work), "--resume"]);
@@ -414,5 +444,43 @@ fn an_interrupted_run_resumes_without_replaying_to_the_same_bytes() {
         assert_eq!(read(&out.join(name)), read(&whole.join(name)), "{name}");
     }
     assert_eq!(run_toml_numbers(&out), run_toml_numbers(&whole));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_run_identity_knows_its_content_files_so_an_edited_one_is_another_run() {
+    let dir = temp_dir("content-id");
+    let cards = dir.join("my-cards.toml");
+    let builtin = include_str!("../src/games/rift/content/rift.toml");
+    std::fs::write(&cards, builtin).unwrap();
+    let text = format!(
+        "name = \"c\"\ngame = \"rift\"\nstrategies = [\"random\"]\ngames = 5\nseed = 1\n\
+         [sweep]\ncontent = [\"builtin\", {:?}]\n",
+        p(&cards)
+    );
+    let experiment = sololab::lab::Experiment::parse(&text, "c.toml").unwrap();
+    let before = sololab::lab::content_fingerprint(&experiment);
+    assert!(
+        before.starts_with(&format!("{} fnv1a64=", p(&cards))),
+        "{before}"
+    );
+    assert_eq!(before.lines().count(), 1, "builtin is not a file: {before}");
+    // The same bytes, the same fingerprint; one byte more, another.
+    assert_eq!(sololab::lab::content_fingerprint(&experiment), before);
+    std::fs::write(&cards, builtin.replacen("hp = ", "hp =  ", 1)).unwrap();
+    let after = sololab::lab::content_fingerprint(&experiment);
+    assert_ne!(after, before);
+    let id = |content: String| sololab::lab::RunIdentity {
+        format: sololab::lab::PARTIAL_FORMAT.into(),
+        version: "v".into(),
+        commit: "c".into(),
+        game: "rift".into(),
+        shard: "0/1".into(),
+        experiment: text.clone(),
+        definition: String::new(),
+        content,
+    };
+    let what = id(before).difference(&id(after)).expect("a difference");
+    assert!(what.starts_with("other content files"), "{what}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

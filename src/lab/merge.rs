@@ -5,7 +5,8 @@
 //! shard used, and `wall_s`, the shards' summed wall-clock time).
 //!
 //! Partials are refused, with one line naming the shard's folder and what differs, when they
-//! are of different code versions, games, experiments or strategy definitions, of different
+//! are of different code versions, games, experiments, strategy definitions or content files
+//! (their recorded bytes), of different
 //! splits (`K/N` with another `N`), when a shard is given twice or missing, or when a file is
 //! not a partial.
 

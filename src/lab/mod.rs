@@ -56,7 +56,9 @@ pub use html::{
 };
 pub use ladder::{Rung, ladder, ladder_columns, ladder_csv};
 pub use merge::{Merged, PARTIAL_FILE, commit_merged, merge_partials};
-pub use partial::{ChunkRecord, PARTIAL_FORMAT, Partial, RunIdentity, TotalsRecord};
+pub use partial::{
+    ChunkRecord, PARTIAL_FORMAT, Partial, RunIdentity, TotalsRecord, content_fingerprint,
+};
 pub use plan::{Cell, Plan, PlanStrategy, PolicyFactory, StrategySource, strategy_source};
 pub use play::{play_traced, setup_from_pairs, setup_values_from_pairs};
 pub use report::{

@@ -105,6 +105,57 @@ pub struct RunIdentity {
     pub experiment: String,
     /// [`Report::definition_toml`]: the experiment and the strategies' definitions.
     pub definition: String,
+    /// [`content_fingerprint`] of the content files the experiment names: a run whose files
+    /// changed is another run, though its experiment text is the same.
+    #[serde(default)]
+    pub content: String,
+}
+
+/// One line per content file the experiment names (the `content` axis in `[setup]`,
+/// `[sweep]` or the baseline, other than `builtin`), in name order without repeats:
+/// `PATH fnv1a64=HEX` of the file's bytes, or `PATH unreadable` when it cannot be read (the
+/// run then fails on it anyway). Empty when the experiment names none.
+pub fn content_fingerprint(experiment: &super::Experiment) -> String {
+    let axis = crate::game::CONTENT_AXIS.name;
+    let mut paths: Vec<String> = Vec::new();
+    let mut take = |v: &crate::game::AxisValue| {
+        if let crate::game::AxisValue::Name(p) = v
+            && p != crate::game::CONTENT_AXIS.default
+        {
+            paths.push(p.clone());
+        }
+    };
+    for (k, v) in &experiment.setup {
+        if k == axis {
+            take(v);
+        }
+    }
+    for (k, vs) in &experiment.sweep {
+        if k == axis {
+            vs.iter().for_each(&mut take);
+        }
+    }
+    for (k, v) in experiment.baseline.iter().flatten() {
+        if k == axis {
+            take(v);
+        }
+    }
+    paths.sort_unstable();
+    paths.dedup();
+    let mut out = String::new();
+    for p in paths {
+        match std::fs::read(&p) {
+            Ok(bytes) => {
+                let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+                for b in bytes {
+                    h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+                }
+                out.push_str(&format!("{p} fnv1a64={h:016x}\n"));
+            }
+            Err(_) => out.push_str(&format!("{p} unreadable\n")),
+        }
+    }
+    out
 }
 
 impl RunIdentity {
@@ -119,6 +170,7 @@ impl RunIdentity {
             shard: shard.to_string(),
             experiment: report.experiment.to_toml(),
             definition: report.definition_toml(),
+            content: content_fingerprint(&report.experiment),
         }
     }
 
@@ -152,7 +204,22 @@ impl RunIdentity {
                 first_difference(&self.definition, &other.definition)
             ));
         }
+        if self.content != other.content {
+            return Some(format!(
+                "other content files ({})",
+                first_difference(&self.content, &other.content)
+            ));
+        }
         None
+    }
+
+    /// [`difference`](Self::difference), and then a different shard: what forbids resuming
+    /// one run's work area with another (a shard's chunks are its own positions).
+    pub fn resume_difference(&self, other: &RunIdentity) -> Option<String> {
+        self.difference(other).or_else(|| {
+            (self.shard != other.shard)
+                .then(|| format!("shard {} instead of {}", other.shard, self.shard))
+        })
     }
 }
 
@@ -253,8 +320,19 @@ impl ChunkRecord {
         }
     }
 
-    /// The chunk, when its totals have the game's shape.
+    /// The chunk, when it is whole: positions `from < to`, cells in increasing order, one
+    /// totals record per cell with the game's shape and `to - from` games (every cell of a
+    /// chunk plays all its positions), and a finite, non-negative `wall_s`.
     pub fn chunk(&self, causes: usize, metrics: usize) -> Option<Chunk> {
+        let whole = self.from < self.to
+            && self.cells.windows(2).all(|w| w[0] < w[1])
+            && self.totals.len() == self.cells.len()
+            && self.totals.iter().all(|t| t.games == self.to - self.from)
+            && self.wall_s.is_finite()
+            && self.wall_s >= 0.0;
+        if !whole {
+            return None;
+        }
         let totals: Option<Vec<Totals>> = self
             .totals
             .iter()

@@ -96,16 +96,21 @@ pub fn candidates(w: f64, scale: f64) -> Vec<f64> {
     let mut out: Vec<f64> = Vec::new();
     for c in raw {
         let c = round4(c);
-        if c != round4(w) && !out.contains(&c) {
+        if c.is_finite() && c != round4(w) && !out.contains(&c) {
             out.push(c);
         }
     }
     out
 }
 
-/// `x` rounded to 4 decimals (`-0.0` becomes `0.0`).
+/// `x` rounded to 4 decimals (`-0.0` becomes `0.0`); `x` itself where scaling it would
+/// overflow (|x| above about 1e304).
 fn round4(x: f64) -> f64 {
-    let r = (x * 1e4).round() / 1e4;
+    let scaled = x * 1e4;
+    if !scaled.is_finite() {
+        return x;
+    }
+    let r = scaled.round() / 1e4;
     if r == 0.0 { 0.0 } else { r }
 }
 
@@ -161,6 +166,10 @@ fn tune_typed<G: Game>(spec: &TuneSpec) -> Result<Tuned, ExperimentError> {
             spec.strategy.kind.name()
         )));
     };
+    // The strategy as it is must play the game (its weights for it given), as `run` asks.
+    spec.strategy
+        .build::<G>()
+        .map_err(|e| invalid(e.to_string()))?;
     let table = table.get(G::NAME).cloned().unwrap_or_default();
     // The weights as the strategy gives them (a feature it leaves out weighs 0), checked by
     // building the policy once.
@@ -321,6 +330,11 @@ mod tests {
         assert_eq!(candidates(0.0, 2.5), vec![2.5, -2.5, 0.75, -0.75]);
         // Rounding to 4 decimals never offers the weight itself or a repeat.
         assert_eq!(candidates(0.00012, 1.0), vec![0.0002, -0.0001, 0.0]);
+        // A weight near the largest float offers no infinite candidate.
+        let huge = candidates(1e308, 1.0);
+        assert_eq!(huge.len(), 4, "{huge:?}");
+        assert!(huge.iter().all(|c| c.is_finite()), "{huge:?}");
+        assert_eq!(candidates(0.0, f64::INFINITY), Vec::<f64>::new());
     }
 
     #[test]

@@ -84,7 +84,7 @@ impl WorkArea {
                 ));
             }
         };
-        if let Some(what) = area.identity.difference(&theirs) {
+        if let Some(what) = area.identity.resume_difference(&theirs) {
             return Err(format!(
                 "{shown}: the interrupted run had {what}; run it as it was, or remove {shown} \
                  to start over"
@@ -103,12 +103,18 @@ impl WorkArea {
             let text = std::fs::read_to_string(&path).map_err(|e| bad(e.to_string()))?;
             let record: ChunkRecord =
                 toml::from_str(&text).map_err(|e| bad(e.message().trim().to_string()))?;
-            if let Some(what) = area.identity.difference(&record.identity) {
+            if let Some(what) = area.identity.resume_difference(&record.identity) {
                 return Err(bad(format!("a chunk of another run ({what})")));
             }
             let chunk = record
                 .chunk(causes, metrics)
                 .ok_or_else(|| bad("totals that do not add up".into()))?;
+            if area.saved.contains_key(&(chunk.from, chunk.to)) {
+                return Err(bad(format!(
+                    "a second chunk of positions {}..{}",
+                    chunk.from, chunk.to
+                )));
+            }
             area.saved.insert((chunk.from, chunk.to), chunk);
         }
         Ok(area)
@@ -186,6 +192,9 @@ pub struct WorkProgress {
 pub fn work_area_progress(out: &Path) -> Result<WorkProgress, String> {
     let dir = out.join(WORK);
     let shown = dir.display();
+    if !out.is_dir() {
+        return Err(format!("{}: no such folder", out.display()));
+    }
     if !dir.is_dir() {
         return Err(format!(
             "{}: no work area here (no run of this folder has finished a chunk, or its report is complete)",
@@ -226,18 +235,25 @@ fn progress_typed<G: crate::game::Game>(
         .filter(|n| n.starts_with("chunk-") && n.ends_with(".toml"))
         .collect();
     names.sort();
+    let mut seen = std::collections::HashSet::new();
     for name in &names {
         let path = dir.join(name);
         let bad = |why: String| format!("{}: {why}", path.display());
         let text = std::fs::read_to_string(&path).map_err(|e| bad(e.to_string()))?;
         let record: ChunkRecord =
             toml::from_str(&text).map_err(|e| bad(e.message().trim().to_string()))?;
-        if let Some(what) = identity.difference(&record.identity) {
+        if let Some(what) = identity.resume_difference(&record.identity) {
             return Err(bad(format!("a chunk of another run ({what})")));
         }
         let chunk = record
             .chunk(causes, metrics)
             .ok_or_else(|| bad("totals that do not add up".into()))?;
+        if !seen.insert((chunk.from, chunk.to)) {
+            return Err(bad(format!(
+                "a second chunk of positions {}..{}",
+                chunk.from, chunk.to
+            )));
+        }
         for (&c, totals) in chunk.cells.iter().zip(&chunk.totals) {
             let cell = report
                 .cells
