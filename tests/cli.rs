@@ -724,7 +724,7 @@ fn command_line_errors_are_one_line() {
         (
             vec![],
             vec![
-                "needs a command (valid: run, play, list, bench, fit, calibrate, sensitivity, merge, report, completions, man)",
+                "needs a command (valid: run, play, list, bench, fit, tune, calibrate, sensitivity, merge, status, report, completions, man)",
             ],
         ),
         (
