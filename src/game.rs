@@ -297,6 +297,16 @@ pub trait Game: Copy + Send + Sync + PartialEq + fmt::Debug + fmt::Display + 'st
     const FEATURE_NAMES: &'static [&'static str];
     /// Writes the features into `out` (`out.len() == FEATURE_NAMES.len()`).
     fn features(&self, out: &mut [f64]);
+    /// [`Game::features`] where only the features a weighted score needs must be right: bit
+    /// `i` of `needed` set means feature `i` is needed (features from index 64 on are always
+    /// needed); a feature not needed may be written as `0.0` instead. What the greedy and MCTS
+    /// score calls with the bits of its nonzero weights, so a game can skip a costly feature
+    /// its strategy does not weigh (Buried's `engage`). The default computes every feature.
+    #[inline]
+    fn features_needed(&self, needed: u64, out: &mut [f64]) {
+        let _ = needed;
+        self.features(out);
+    }
     /// Names of the end-of-game metrics reported as means (with units in the name).
     const METRIC_NAMES: &'static [&'static str];
     /// Writes the metrics of a finished game into `out` (integers, so sums never depend on order).

@@ -849,3 +849,39 @@ fn gale_winds_blows_the_boss_along_its_paths_and_call_home_brings_a_villager_bac
     act(&mut b, A::Skill(2));
     assert_eq!((b.fled, b.ready), (0, 1), "{b}");
 }
+
+#[test]
+fn engage_is_computed_only_when_a_score_weighs_it() {
+    // `engage` (feature 14) is the one costly feature no shipped strategy weighs: a score that
+    // does not need it gets 0 in its slot, every other feature as `features` writes it.
+    let engage = Buried::FEATURE_NAMES
+        .iter()
+        .position(|&n| n == "engage")
+        .expect("feature engage");
+    assert_eq!(engage, 14);
+    let setup = Buried::resolve_setup(&sololab::SetupValues::new()).expect("default setup");
+    let mut checked = 0;
+    for seed in 0..40 {
+        let mut rng = stream_rng(seed, 0, Stream::Chance);
+        let mut b = Buried::new_game(&setup, &mut stream_rng(seed, 0, Stream::Setup));
+        let mut acts = Vec::new();
+        while b.outcome().is_none() {
+            if b.engage() > 0 {
+                let n = Buried::FEATURE_NAMES.len();
+                let (mut all, mut some) = (vec![0.0; n], vec![0.0; n]);
+                b.features(&mut all);
+                b.features_needed(!(1 << engage), &mut some);
+                assert_eq!(all[engage], b.engage() as f64);
+                assert_eq!(some[engage], 0.0);
+                for i in (0..n).filter(|&i| i != engage) {
+                    assert_eq!(some[i].to_bits(), all[i].to_bits(), "feature {i}");
+                }
+                checked += 1;
+            }
+            b.legal_actions(&mut acts);
+            let a = acts[(b.turn as usize * 7 + acts.len()) % acts.len()];
+            b.apply(a, &mut rng);
+        }
+    }
+    assert!(checked > 0, "no position with an enemy in the hero's reach");
+}

@@ -11,7 +11,8 @@
 //!   writes the same text again) on states from the playouts;
 //! - a loss names a cause in `0..LOSS_CAUSES.len()`;
 //! - `features` and `metrics` write every slot of their declared lengths (`feature_names`,
-//!   `metric_names`) with finite numbers;
+//!   `metric_names`) with finite numbers, and `features_needed` writes every needed feature as
+//!   `features` does and the others as that or `0.0`;
 //! - `determinize` leaves what the player sees (legal actions, outcome) as it was, and a game
 //!   whose `determinize` re-samples anything sets `HIDDEN_INFORMATION`;
 //! - the same seeds give the same game, and different seeds different games.
@@ -93,6 +94,46 @@ fn check_numbers<G: Game>(s: &G, at: &str) {
     }
 }
 
+/// `features_needed` against `features` on `s`: every feature, with all of them needed and
+/// with a mask that changes with `k` (each feature left out now and then): a needed feature
+/// bit for bit as `features` writes it, one not needed as that or `0.0`.
+fn check_needed<G: Game>(s: &G, k: u32, at: &str) {
+    let n = G::FEATURE_NAMES.len();
+    let mut all = vec![f64::NAN; n];
+    s.features(&mut all);
+    let masks = [
+        u64::MAX,
+        0x5555_5555_5555_5555u64.rotate_left(k % 2),
+        0,
+        !(1 << (k % 64)),
+    ];
+    for needed in masks {
+        let mut got = vec![f64::NAN; n];
+        s.features_needed(needed, &mut got);
+        for (i, name) in G::FEATURE_NAMES.iter().enumerate() {
+            let want = all[i].to_bits();
+            if i >= 64 || needed & 1 << i != 0 {
+                assert_eq!(
+                    got[i].to_bits(),
+                    want,
+                    "{at}: features_needed({needed:#x}) wrote needed feature '{name}' as {} \
+                     where features writes {}",
+                    got[i],
+                    all[i]
+                );
+            } else {
+                assert!(
+                    got[i].to_bits() == want || got[i] == 0.0,
+                    "{at}: features_needed({needed:#x}) wrote unneeded feature '{name}' as {} \
+                     (neither {} nor 0)",
+                    got[i],
+                    all[i]
+                );
+            }
+        }
+    }
+}
+
 /// Plays one random game from `seed` on `setup`, checking the invariants after every step.
 fn playout<G: Game>(setup: &G::Setup, seed: u64, deep: bool, label: &str) -> Played<G> {
     let mut srng = stream_rng(seed, 0, Stream::Setup);
@@ -112,6 +153,9 @@ fn playout<G: Game>(setup: &G::Setup, seed: u64, deep: bool, label: &str) -> Pla
         assert_eq!(back, s, "{at}: position round-trip\n{text}");
         assert_eq!(back.to_position(), text, "{at}: position text round-trip");
         check_numbers(&s, &at);
+        if deep {
+            check_needed(&s, decisions, &at);
+        }
 
         s.legal_actions(&mut acts);
         let outcome = s.outcome();

@@ -484,3 +484,79 @@ fn a_run_identity_knows_its_content_files_so_an_edited_one_is_another_run() {
     assert!(what.starts_with("other content files"), "{what}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `scripts/resume-at-commit.sh` with `SOLOLAB_RESUME_DRY=1` (what it would build and run) in
+/// `cwd`, on `args`.
+fn resume_at_commit(args: &[&str], worktrees: &Path) -> Output {
+    Command::new("bash")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/resume-at-commit.sh"))
+        .args(args)
+        .env("SOLOLAB_RESUME_DRY", "1")
+        .env("SOLOLAB_WORKTREES", worktrees)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn resume_at_commit_takes_the_work_areas_commit_and_refuses_what_it_cannot_rebuild() {
+    let dir = temp_dir("resume-at");
+    let trees = dir.join("trees");
+    let exp = dir.join("x.toml");
+    std::fs::write(
+        &exp,
+        "name = \"x\"\ngame = \"race\"\nstrategies = [\"random\"]\n",
+    )
+    .unwrap();
+    let out = dir.join("x");
+    std::fs::create_dir_all(out.join(".sololab-work")).unwrap();
+    // No work area: one line, exit 2.
+    let none = dir.join("none");
+    std::fs::create_dir_all(&none).unwrap();
+    refused(
+        &resume_at_commit(&[p(&exp), p(&none)], &trees),
+        &["none: no work area here"],
+    );
+    let identity = out.join(".sololab-work/identity.toml");
+    // A binary built from uncommitted code cannot be built again.
+    std::fs::write(
+        &identity,
+        "format = \"sololab-partial-1\"\ncommit = \"0123abc-dirty\"\n",
+    )
+    .unwrap();
+    refused(
+        &resume_at_commit(&[p(&exp), p(&out)], &trees),
+        &["0123abc-dirty", "cannot be rebuilt"],
+    );
+    // A commit this repository does not hold.
+    let absent = "f".repeat(40);
+    std::fs::write(&identity, format!("commit = \"{absent}\"\n")).unwrap();
+    refused(
+        &resume_at_commit(&[p(&exp), p(&out)], &trees),
+        &[&absent, "is not in"],
+    );
+    // The checkout's own commit: the worktree named by it, and the run resumed into the same
+    // folder with the flags passed through.
+    let head = Command::new("git")
+        .args(["rev-parse", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(head.status.success(), "the tests run in a git checkout");
+    let head = String::from_utf8(head.stdout).unwrap().trim().to_string();
+    std::fs::write(&identity, format!("commit = \"{head}\"\n")).unwrap();
+    let o = resume_at_commit(&[p(&exp), p(&out), "--threads", "2"], &trees);
+    ok(&o);
+    let plan = String::from_utf8(o.stdout).unwrap();
+    let tree = trees.join(&head);
+    assert_eq!(
+        plan,
+        format!(
+            "worktree: {t}\nrun: {t}/target/release/sololab run {e} --out {o} --resume --threads 2\n",
+            t = tree.display(),
+            e = exp.display(),
+            o = out.display()
+        )
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

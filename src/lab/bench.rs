@@ -64,6 +64,11 @@ impl<G: Game> Game for Counted<G> {
     type Setup = G::Setup;
     const NAME: &'static str = G::NAME;
     const MAX_DECISIONS: u32 = G::MAX_DECISIONS;
+    const GATE_WORKLOADS: &'static [(&'static str, GateSize)] = G::GATE_WORKLOADS;
+    const CONTENT_TOML: Option<&'static str> = G::CONTENT_TOML;
+    fn content_toml() -> Option<&'static str> {
+        G::content_toml()
+    }
 
     fn axes() -> &'static [Axis] {
         G::axes()
@@ -96,6 +101,10 @@ impl<G: Game> Game for Counted<G> {
     fn features(&self, out: &mut [f64]) {
         self.0.features(out);
     }
+    #[inline]
+    fn features_needed(&self, needed: u64, out: &mut [f64]) {
+        self.0.features_needed(needed, out);
+    }
     const METRIC_NAMES: &'static [&'static str] = G::METRIC_NAMES;
     fn metrics(&self, out: &mut [i64]) {
         self.0.metrics(out);
@@ -107,6 +116,10 @@ impl<G: Game> Game for Counted<G> {
     #[inline]
     fn determinize(&mut self, rng: &mut GameRng) {
         self.0.determinize(rng);
+    }
+    #[inline]
+    fn conceal(&mut self) {
+        self.0.conceal();
     }
     #[inline]
     fn plan_step(&self, action: G::Action) -> PlanStep {
@@ -611,6 +624,7 @@ mod tests {
     use super::*;
     use crate::games::race::Race;
     use crate::policy::{Policy, RandomPolicy};
+    use rand::SeedableRng;
 
     #[test]
     fn counted_counts_every_apply_and_plays_like_the_game() {
@@ -759,6 +773,45 @@ mod tests {
         let table = bench_table(&[set]);
         assert!(table.lines().next().unwrap().ends_with("setup"), "{table}");
         assert!(table.contains("heroes=4 scenario=a,b"), "{table}");
+    }
+
+    #[test]
+    fn counted_forwards_what_each_registered_game_overrides() {
+        // Each trait method with a default that a game overrides must reach the game through
+        // `Counted`, or a benched search plays another game than a run (`conceal` keys
+        // closed-loop MCTS and the beam; `features_needed` skips Buried's `engage`).
+        for &kind in GameKind::ALL {
+            crate::with_game!(kind, G => {
+                assert_eq!(Counted::<G>::HIDDEN_INFORMATION, G::HIDDEN_INFORMATION);
+                assert_eq!(Counted::<G>::content_toml(), G::content_toml());
+                assert_eq!(Counted::<G>::GATE_WORKLOADS, G::GATE_WORKLOADS);
+                let setup = G::resolve_setup(&SetupValues::new()).unwrap();
+                let n = G::FEATURE_NAMES.len();
+                let mut legal = Vec::new();
+                for s in sample_states::<G>(&setup, 40, 5) {
+                    let mut c = Counted(s);
+                    let (mut a, mut b) = (vec![1.5; n], vec![1.5; n]);
+                    for needed in [0, u64::MAX] {
+                        s.features_needed(needed, &mut a);
+                        c.features_needed(needed, &mut b);
+                        assert_eq!(a, b, "{}: features_needed({needed:#x})", G::NAME);
+                    }
+                    s.legal_actions(&mut legal);
+                    for &act in &legal {
+                        assert_eq!(c.plan_step(act), s.plan_step(act), "{}", G::NAME);
+                    }
+                    let (mut d, mut rng, mut rng2) = (s, GameRng::seed_from_u64(9), GameRng::seed_from_u64(9));
+                    d.determinize(&mut rng);
+                    c.determinize(&mut rng2);
+                    assert_eq!(c.0, d, "{}: determinize", G::NAME);
+                    let mut k = s;
+                    k.conceal();
+                    let mut ck = Counted(s);
+                    ck.conceal();
+                    assert_eq!(ck.0, k, "{}: conceal", G::NAME);
+                }
+            });
+        }
     }
 
     #[test]

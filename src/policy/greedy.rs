@@ -24,6 +24,8 @@ pub const WIN_BONUS: f64 = 1e9;
 pub(crate) struct Heuristic {
     weights: Vec<f64>,
     features: Vec<f64>,
+    /// Bit `i`: weight `i` is not `0.0` (see [`Game::features_needed`]).
+    needed: u64,
 }
 
 impl Heuristic {
@@ -38,16 +40,25 @@ impl Heuristic {
             weights.len(),
             G::NAME
         );
+        // A weight of 0 adds `0 * f = 0` for every finite feature, so a feature it weighs
+        // need not be computed: the sum is the same to the bit.
+        let needed = weights
+            .iter()
+            .take(64)
+            .enumerate()
+            .filter(|&(_, &w)| w != 0.0)
+            .fold(0u64, |m, (i, _)| m | 1 << i);
         Heuristic {
             weights,
             features: vec![0.0; n],
+            needed,
         }
     }
 
     /// The weighted sum of `state`'s features.
     #[inline]
     pub(crate) fn weighted<G: Game>(&mut self, state: &G) -> f64 {
-        state.features(&mut self.features);
+        state.features_needed(self.needed, &mut self.features);
         self.weights
             .iter()
             .zip(&self.features)
