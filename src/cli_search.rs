@@ -334,7 +334,31 @@ pub fn tune_command(args: &TuneArgs, dir: &Path) -> Result<()> {
         min_gain: args.min_gain.unwrap_or((args.games / 250).max(1)),
         threads: args.threads as usize,
     };
-    let tuned = lab::tune_weights(kind, &spec)?;
+    // Progress on stderr, a line per feature tried (a candidate plays all --games).
+    let games = args.games;
+    let pct = |w: u64| 100.0 * w as f64 / games as f64;
+    let tuned = lab::tune_weights(kind, &spec, &mut |step| match step {
+        lab::TuneStep::Start { wins } => eprintln!(
+            "tune: the starting weights win {wins} of {games} ({:.1}%)",
+            pct(wins)
+        ),
+        lab::TuneStep::Feature {
+            sweep,
+            probes,
+            best_wins,
+        } => {
+            let feature = probes.first().map_or("", |p| p.feature);
+            let kept = probes
+                .iter()
+                .find(|p| p.kept)
+                .map_or_else(|| "none kept".to_string(), |p| format!("kept {}", p.weight));
+            eprintln!(
+                "tune: sweep {sweep}, {feature}: {} candidates, {kept}; best so far {best_wins} ({:.1}%)",
+                probes.len(),
+                pct(best_wins)
+            );
+        }
+    })?;
     let sets: String = args.set.iter().map(|p| format!(" --set {p}")).collect();
     let made_by = format!(
         "sololab tune {} --strategy {} --games {} --seed {} --holdout-seed {holdout_seed} \

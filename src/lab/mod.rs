@@ -83,7 +83,7 @@ pub use strength::{
     strength_svg, thread_cpu_seconds,
 };
 pub use table::{fit, terminal_table};
-pub use tune::{TuneProbe, TuneSpec, Tuned, candidates, tune_weights, tuned_strategy};
+pub use tune::{TuneProbe, TuneSpec, TuneStep, Tuned, candidates, tune_weights, tuned_strategy};
 pub use values::{
     IntRange, PROBE_SPAN, REAL_GRID, Range, RealBound, RealRange, Tunable, accepts, accepts_real,
     content_text, probe_range, probe_real_range, sensitivity_tunables, tunables, values_text,

@@ -35,6 +35,27 @@ pub struct TuneProbe {
     pub kept: bool,
 }
 
+/// How far a tuning run has got, as [`tune_weights`] reports it (what `sololab tune` prints as
+/// progress).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TuneStep<'p> {
+    /// The starting weights won `wins` of the tuning games.
+    Start {
+        /// Games won.
+        wins: u64,
+    },
+    /// One feature's candidates were played in sweep `sweep`: `probes` (at most one `kept`),
+    /// and the wins of the best weights so far after it.
+    Feature {
+        /// The sweep, from 1.
+        sweep: u32,
+        /// The feature's candidates, in [`candidates`] order.
+        probes: &'p [TuneProbe],
+        /// Games won by the best weights so far.
+        best_wins: u64,
+    },
+}
+
 /// The outcome of a tuning run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Tuned {
@@ -141,11 +162,21 @@ fn typical(weights: &[f64]) -> f64 {
 ///
 /// # Panics
 /// When a game does not end within [`Game::MAX_DECISIONS`] (a bug in the game).
-pub fn tune_weights(kind: GameKind, spec: &TuneSpec) -> Result<Tuned, ExperimentError> {
-    with_game!(kind, G => tune_typed::<G>(spec))
+///
+/// `progress` hears of the start's wins and of every feature's candidates as they are played
+/// ([`TuneStep`]), from the calling thread.
+pub fn tune_weights(
+    kind: GameKind,
+    spec: &TuneSpec,
+    progress: &mut dyn FnMut(TuneStep),
+) -> Result<Tuned, ExperimentError> {
+    with_game!(kind, G => tune_typed::<G>(spec, progress))
 }
 
-fn tune_typed<G: Game>(spec: &TuneSpec) -> Result<Tuned, ExperimentError> {
+fn tune_typed<G: Game>(
+    spec: &TuneSpec,
+    progress: &mut dyn FnMut(TuneStep),
+) -> Result<Tuned, ExperimentError> {
     let at = || Location {
         path: format!("strategy {}", spec.strategy.name),
         line_column: None,
@@ -215,6 +246,7 @@ fn tune_typed<G: Game>(spec: &TuneSpec) -> Result<Tuned, ExperimentError> {
         })
     };
     let start_wins = wins(&start, spec.seed);
+    progress(TuneStep::Start { wins: start_wins });
     let (mut best, mut best_wins) = (start.clone(), start_wins);
     let mut probes = Vec::new();
     let mut sweeps = 0;
@@ -249,6 +281,11 @@ fn tune_typed<G: Game>(spec: &TuneSpec) -> Result<Tuned, ExperimentError> {
                 best_wins = w;
                 kept_any = true;
             }
+            progress(TuneStep::Feature {
+                sweep,
+                probes: &probes[first..],
+                best_wins,
+            });
         }
         if !kept_any {
             break;
@@ -318,6 +355,7 @@ pub fn tuned_strategy(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::race::Race;
 
     #[test]
     fn candidates_scale_a_weight_flip_it_and_drop_it_in_a_fixed_order() {
@@ -335,6 +373,51 @@ mod tests {
         assert_eq!(huge.len(), 4, "{huge:?}");
         assert!(huge.iter().all(|c| c.is_finite()), "{huge:?}");
         assert_eq!(candidates(0.0, f64::INFINITY), Vec::<f64>::new());
+    }
+
+    #[test]
+    fn progress_hears_the_start_and_every_features_candidates_in_order() {
+        let strategy = Strategy::parse(
+            "greedy",
+            "test",
+            "kind = \"greedy\"\nsamples = 1\n[weights.race]\nposition = 1.0\nturns_left = 0.0\n",
+        )
+        .unwrap();
+        let spec = TuneSpec {
+            strategy: &strategy,
+            set: &[],
+            games: 30,
+            seed: 4,
+            holdout_seed: 5,
+            sweeps: 2,
+            min_gain: 1,
+            threads: 1,
+        };
+        let mut heard: Vec<(u32, Vec<TuneProbe>, u64)> = Vec::new();
+        let mut start = None;
+        let tuned = tune_typed::<Race>(&spec, &mut |step| match step {
+            TuneStep::Start { wins } => start = Some(wins),
+            TuneStep::Feature {
+                sweep,
+                probes,
+                best_wins,
+            } => heard.push((sweep, probes.to_vec(), best_wins)),
+        })
+        .unwrap();
+        assert_eq!(start, Some(tuned.start_wins));
+        // Every probe once, in order, a feature at a time.
+        let all: Vec<TuneProbe> = heard.iter().flat_map(|h| h.1.clone()).collect();
+        assert_eq!(all, tuned.probes);
+        assert!(
+            heard
+                .iter()
+                .all(|h| h.1.iter().all(|p| p.feature == h.1[0].feature))
+        );
+        assert_eq!(
+            heard.len(),
+            tuned.sweeps as usize * Race::FEATURE_NAMES.len()
+        );
+        assert_eq!(heard.last().unwrap().2, tuned.best_wins);
     }
 
     #[test]
