@@ -107,33 +107,51 @@ pub fn merge_partials(dirs: &[PathBuf]) -> Result<Merged, String> {
     let experiment = Experiment::parse(&identity.experiment, &shown)
         .map_err(|e| format!("{shown}: its experiment: {e}"))?;
     let kind = GameKind::from_name(&identity.game).map_err(|e| format!("{shown}: {e}"))?;
-    let (game, causes, metrics) = crate::with_game!(kind, G => (
-        G::NAME,
-        G::LOSS_CAUSES.to_vec(),
-        G::METRIC_NAMES.to_vec(),
-    ));
-    let cells = expand_cells(&experiment);
-    let mut totals = vec![Totals::new(causes.len(), metrics.len()); cells.len()];
+    let mut report = recorded_report(kind, experiment);
+    let (causes, metrics) = (report.loss_causes.len(), report.metric_names.len());
     for (file, shard, p) in &partials {
-        if p.cells.len() != cells.len() {
+        if p.cells.len() != report.cells.len() {
             return Err(format!(
                 "{}: shard {shard} has {} cells, its experiment {}",
                 file.display(),
                 p.cells.len(),
-                cells.len()
+                report.cells.len()
             ));
         }
         for (c, record) in p.cells.iter().enumerate() {
-            let t = record.totals(causes.len(), metrics.len()).ok_or_else(|| {
+            let t = record.totals(causes, metrics).ok_or_else(|| {
                 format!(
                     "{}: shard {shard}: the totals of cell {c} do not add up",
                     file.display()
                 )
             })?;
-            totals[c].add(&t);
+            report.cells[c].totals.add(&t);
         }
     }
-    let report = Report {
+    report.threads = partials
+        .iter()
+        .map(|p| p.2.threads as usize)
+        .max()
+        .unwrap_or(0);
+    report.wall_s = partials.iter().map(|p| p.2.wall_s).sum();
+    Ok(Merged {
+        report,
+        definition: identity.definition.clone(),
+        shards: n,
+    })
+}
+
+/// The report of a run of `experiment` (as a partial or a work area records it) on game `kind`
+/// with no game played yet: its cells in plan order ([`expand_cells`]), every total zero, no
+/// strategy definitions (the record holds them). What `merge` adds the shards' totals to and
+/// `status` a work area's chunks to; built without any strategy file or policy.
+pub(crate) fn recorded_report(kind: GameKind, experiment: Experiment) -> Report {
+    let (game, causes, metrics) = crate::with_game!(kind, G => (
+        G::NAME,
+        G::LOSS_CAUSES.to_vec(),
+        G::METRIC_NAMES.to_vec(),
+    ));
+    Report {
         axes: experiment.sweep.iter().map(|(a, _)| a.clone()).collect(),
         strategies: experiment
             .strategies
@@ -141,32 +159,22 @@ pub fn merge_partials(dirs: &[PathBuf]) -> Result<Merged, String> {
             .map(|s| (s.clone(), None))
             .collect(),
         game,
-        loss_causes: causes,
-        metric_names: metrics,
-        cells: cells
+        cells: expand_cells(&experiment)
             .into_iter()
-            .zip(totals)
-            .map(|((strategy, values), totals)| CellReport {
+            .map(|(strategy, values)| CellReport {
                 strategy,
                 values,
-                totals,
+                totals: Totals::new(causes.len(), metrics.len()),
             })
             .collect(),
+        loss_causes: causes,
+        metric_names: metrics,
         rows: None,
         buffered_rows: 0,
-        threads: partials
-            .iter()
-            .map(|p| p.2.threads as usize)
-            .max()
-            .unwrap_or(0),
-        wall_s: partials.iter().map(|p| p.2.wall_s).sum(),
+        threads: 0,
+        wall_s: 0.0,
         experiment,
-    };
-    Ok(Merged {
-        report,
-        definition: identity.definition.clone(),
-        shards: n,
-    })
+    }
 }
 
 /// The cells of `experiment` in plan order: strategy first, then the sweep values with the

@@ -90,31 +90,8 @@ impl WorkArea {
                  to start over"
             ));
         }
-        let entries = std::fs::read_dir(&dir).map_err(|e| format!("{shown}: {e}"))?;
-        for entry in entries {
-            let entry = entry.map_err(|e| format!("{shown}: {e}"))?;
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if !(name.starts_with("chunk-") && name.ends_with(".toml")) {
-                continue;
-            }
-            let path = entry.path();
-            let bad =
-                |why: String| format!("{}: {why}; remove {shown} to start over", path.display());
-            let text = std::fs::read_to_string(&path).map_err(|e| bad(e.to_string()))?;
-            let record: ChunkRecord =
-                toml::from_str(&text).map_err(|e| bad(e.message().trim().to_string()))?;
-            if let Some(what) = area.identity.resume_difference(&record.identity) {
-                return Err(bad(format!("a chunk of another run ({what})")));
-            }
-            let chunk = record
-                .chunk(causes, metrics)
-                .ok_or_else(|| bad("totals that do not add up".into()))?;
-            if area.saved.contains_key(&(chunk.from, chunk.to)) {
-                return Err(bad(format!(
-                    "a second chunk of positions {}..{}",
-                    chunk.from, chunk.to
-                )));
-            }
+        let hint = format!("; remove {shown} to start over");
+        for chunk in read_chunks(&dir, &area.identity, causes, metrics, &hint)? {
             area.saved.insert((chunk.from, chunk.to), chunk);
         }
         Ok(area)
@@ -180,6 +157,58 @@ pub struct WorkProgress {
     pub chunks: usize,
 }
 
+/// The finished chunks in work area `dir` of the run `identity` (whose game has `causes` loss
+/// causes and `metrics` metrics), in file-name order (positions ascending).
+///
+/// # Errors
+/// One line naming the file, followed by `hint`: the folder or a chunk file cannot be read, a
+/// chunk is of another run ([`RunIdentity::resume_difference`]), its totals do not add up, or
+/// it repeats another chunk's positions.
+fn read_chunks(
+    dir: &Path,
+    identity: &RunIdentity,
+    causes: usize,
+    metrics: usize,
+    hint: &str,
+) -> Result<Vec<Chunk>, String> {
+    let shown = dir.display();
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(|e| format!("{shown}: {e}{hint}"))? {
+        let name = entry
+            .map_err(|e| format!("{shown}: {e}{hint}"))?
+            .file_name()
+            .to_string_lossy()
+            .into_owned();
+        if name.starts_with("chunk-") && name.ends_with(".toml") {
+            names.push(name);
+        }
+    }
+    names.sort();
+    let mut chunks: Vec<Chunk> = Vec::with_capacity(names.len());
+    let mut seen = std::collections::HashSet::new();
+    for name in &names {
+        let path = dir.join(name);
+        let bad = |why: String| format!("{}: {why}{hint}", path.display());
+        let text = std::fs::read_to_string(&path).map_err(|e| bad(e.to_string()))?;
+        let record: ChunkRecord =
+            toml::from_str(&text).map_err(|e| bad(e.message().trim().to_string()))?;
+        if let Some(what) = identity.resume_difference(&record.identity) {
+            return Err(bad(format!("a chunk of another run ({what})")));
+        }
+        let chunk = record
+            .chunk(causes, metrics)
+            .ok_or_else(|| bad("totals that do not add up".into()))?;
+        if !seen.insert((chunk.from, chunk.to)) {
+            return Err(bad(format!(
+                "a second chunk of positions {}..{}",
+                chunk.from, chunk.to
+            )));
+        }
+        chunks.push(chunk);
+    }
+    Ok(chunks)
+}
+
 /// The progress of the run whose report folder is `out`: its work area's identity and finished
 /// chunks summed per cell, labelled by the experiment the identity records (so it needs no
 /// experiment or strategy file, and works on a shard's folder or a copy of the work area).
@@ -207,58 +236,20 @@ pub fn work_area_progress(out: &Path) -> Result<WorkProgress, String> {
         .map_err(|e| format!("{shown}/{IDENTITY}: cannot be read ({e})"))?;
     let kind = crate::games::GameKind::from_name(&identity.game)
         .map_err(|e| format!("{shown}/{IDENTITY}: {e}"))?;
-    crate::with_game!(kind, G => progress_typed::<G>(&dir, identity))
-}
-
-fn progress_typed<G: crate::game::Game>(
-    dir: &Path,
-    identity: RunIdentity,
-) -> Result<WorkProgress, String> {
-    use std::sync::Arc;
-    let shown = dir.display();
     let at = format!("{shown}/{IDENTITY}");
     let experiment =
         super::Experiment::parse(&identity.experiment, &at).map_err(|e| e.to_string())?;
-    // Only the cells' order and labels are needed: no policy is built.
-    let plan = super::Plan::<G>::new(experiment, |_| {
-        let factory: super::PolicyFactory<G> =
-            Arc::new(|| Box::new(crate::policy::RandomPolicy) as Box<dyn crate::policy::Policy<G>>);
-        Ok(factory)
-    })
-    .map_err(|e| e.to_string())?;
-    let mut report = super::blank_report(&plan);
-    let (causes, metrics) = (G::LOSS_CAUSES.len(), G::METRIC_NAMES.len());
-    let mut names: Vec<_> = std::fs::read_dir(dir)
-        .map_err(|e| format!("{shown}: {e}"))?
-        .filter_map(|e| e.ok())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.starts_with("chunk-") && n.ends_with(".toml"))
-        .collect();
-    names.sort();
-    let mut seen = std::collections::HashSet::new();
-    for name in &names {
-        let path = dir.join(name);
-        let bad = |why: String| format!("{}: {why}", path.display());
-        let text = std::fs::read_to_string(&path).map_err(|e| bad(e.to_string()))?;
-        let record: ChunkRecord =
-            toml::from_str(&text).map_err(|e| bad(e.message().trim().to_string()))?;
-        if let Some(what) = identity.resume_difference(&record.identity) {
-            return Err(bad(format!("a chunk of another run ({what})")));
-        }
-        let chunk = record
-            .chunk(causes, metrics)
-            .ok_or_else(|| bad("totals that do not add up".into()))?;
-        if !seen.insert((chunk.from, chunk.to)) {
-            return Err(bad(format!(
-                "a second chunk of positions {}..{}",
-                chunk.from, chunk.to
-            )));
-        }
+    let mut report = super::merge::recorded_report(kind, experiment);
+    let (causes, metrics) = (report.loss_causes.len(), report.metric_names.len());
+    let chunks = read_chunks(&dir, &identity, causes, metrics, "")?;
+    for chunk in &chunks {
         for (&c, totals) in chunk.cells.iter().zip(&chunk.totals) {
-            let cell = report
-                .cells
-                .get_mut(c)
-                .ok_or_else(|| bad(format!("cell {c} is not in the plan")))?;
+            let cell = report.cells.get_mut(c).ok_or_else(|| {
+                format!(
+                    "{shown}: the chunk of positions {}..{} has cell {c}, not in the plan",
+                    chunk.from, chunk.to
+                )
+            })?;
             cell.totals.add(totals);
         }
         report.wall_s += chunk.wall_s;
@@ -267,6 +258,6 @@ fn progress_typed<G: crate::game::Game>(
         report,
         commit: identity.commit,
         shard: identity.shard,
-        chunks: names.len(),
+        chunks: chunks.len(),
     })
 }
