@@ -546,6 +546,20 @@ fn status_command(args: &StatusArgs) -> Result<()> {
             p.chunks,
             p.report.wall_s
         ));
+        if let Some(to_go) = p.games_to_go() {
+            let estimate = if p.report.experiment.precision.is_some() {
+                " (estimated from each cell's win rate so far)"
+            } else {
+                ""
+            };
+            let pace = if games > 0 && p.report.wall_s > 0.0 {
+                let hours = to_go as f64 * p.report.wall_s / games as f64 / 3600.0;
+                format!(", about {hours:.1} h of play at the pace of the chunks so far")
+            } else {
+                String::new()
+            };
+            text.push_str(&format!("to go: {to_go} games{estimate}{pace}\n"));
+        }
         let view = lab::ReportView::from_report(&p.report);
         text.push_str(&lab::terminal_table(&view, table_width()));
     }

@@ -284,3 +284,34 @@ fn compare_and_precision_errors_are_located() {
     assert_eq!(again.to_toml(), e.to_toml());
     assert_eq!((again.precision, again.max_games), (Some(0.01), Some(100)));
 }
+
+#[test]
+fn games_at_precision_is_the_first_batch_end_that_meets_the_target_at_the_rate_so_far() {
+    let meets = |wins: u64, games: u64, p: f64| {
+        let mut t = sololab::lab::Totals::new(0, 0);
+        t.games = games;
+        t.wins = wins;
+        lab::meets_precision(&t, p)
+    };
+    // A coin at ±2 points in batches of 200: the first multiple of 200 whose Wilson half-width
+    // at 1/2 is at most 0.02, checked against its neighbour below.
+    let n = lab::games_at_precision(100, 200, 0.02, 200, 2600);
+    assert_eq!(n % 200, 0);
+    assert!(
+        meets(n / 2, n, 0.02) && !meets((n - 200) / 2, n - 200, 0.02),
+        "{n}"
+    );
+    assert_eq!(n, 2400);
+    // No games yet: the rate 1/2, the same answer.
+    assert_eq!(lab::games_at_precision(0, 0, 0.02, 200, 2600), 2400);
+    // A cell that meets the target already stops where it is; one at its cap too.
+    assert_eq!(lab::games_at_precision(0, 200, 0.02, 200, 2600), 200);
+    assert_eq!(lab::games_at_precision(1300, 2600, 0.001, 200, 2600), 2600);
+    // A rate near 0 needs few games; one the cap cannot reach stops at the cap.
+    let low = lab::games_at_precision(6, 200, 0.02, 200, 2600);
+    assert!((400..=1000).contains(&low), "{low}");
+    assert!(meets((0.03 * low as f64).round() as u64, low, 0.02));
+    assert_eq!(lab::games_at_precision(100, 200, 0.005, 200, 2600), 2600);
+    // The cap itself counts as a batch end when it is not a multiple of the batch.
+    assert_eq!(lab::games_at_precision(50, 100, 0.02, 1000, 2500), 2500);
+}

@@ -368,6 +368,15 @@ fn an_interrupted_run_resumes_without_replaying_to_the_same_bytes() {
         )),
         "{shown}"
     );
+    // The games still to play: both cells up to 60,000, at the recorded pace (1,000 s a chunk).
+    let to_go = 2 * (60_000 - positions);
+    let hours = to_go as f64 * (1000 * kept) as f64 / (2 * positions) as f64 / 3600.0;
+    assert!(
+        shown.contains(&format!(
+            "\nto go: {to_go} games, about {hours:.1} h of play at the pace of the chunks so far\n"
+        )),
+        "{shown}"
+    );
     // One row a cell (both cells play every chunk), each with the chunks' positions.
     let rows: Vec<&str> = shown.lines().filter(|l| l.starts_with("random")).collect();
     assert_eq!(rows.len(), 2, "{shown}");

@@ -598,6 +598,49 @@ pub fn meets_precision(totals: &Totals, precision: f64) -> bool {
     totals.games > 0 && (hi - lo) / 2.0 <= precision
 }
 
+/// The games a cell of a precision run will have played when it stops, estimated from its
+/// `wins` of `games` so far: the first batch end (a multiple of `batch`, or `cap`) past `games`
+/// at which a cell with the same win rate meets `precision` ([`meets_precision`]), at most
+/// `cap`; `games` itself when the cell meets it already (or has played `cap`). A cell with no
+/// games is estimated at the rate 1/2, the one that needs the most. An estimate for planning
+/// (`sololab status`), not what the run will do: the rate moves as games come in.
+///
+/// # Panics
+/// When `batch` is 0.
+pub fn games_at_precision(wins: u64, games: u64, precision: f64, batch: u64, cap: u64) -> u64 {
+    assert!(batch > 0, "games_at_precision: a batch of 0 games");
+    let at = |n: u64, w: u64| {
+        let mut t = Totals::new(0, 0);
+        t.games = n;
+        t.wins = w;
+        t
+    };
+    if games >= cap || meets_precision(&at(games, wins.min(games)), precision) {
+        return games;
+    }
+    let rate = if games == 0 {
+        0.5
+    } else {
+        wins.min(games) as f64 / games as f64
+    };
+    let meets = |n: u64| meets_precision(&at(n, (rate * n as f64).round() as u64), precision);
+    // The half-width at a fixed rate falls as n grows: bisect over the batch ends after `games`.
+    let end = |k: u64| (k.saturating_mul(batch)).min(cap);
+    let (mut lo, mut hi) = (games / batch + 1, cap.div_ceil(batch));
+    if !meets(end(hi)) {
+        return cap;
+    }
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if meets(end(mid)) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    end(lo)
+}
+
 /// The per-chunk accumulator: totals per playing cell and one bit per game (won) for the
 /// paired counts.
 struct ChunkAcc {

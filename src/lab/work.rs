@@ -157,6 +157,32 @@ pub struct WorkProgress {
     pub chunks: usize,
 }
 
+impl WorkProgress {
+    /// The games still to play before the run's report (summed over its cells; this shard's
+    /// share): every cell's games up to the experiment's `games`, or, with a precision target,
+    /// up to [`games_at_precision`](super::games_at_precision) of its win rate so far (an
+    /// estimate). `None` when the recorded shard does not parse.
+    pub fn games_to_go(&self) -> Option<u64> {
+        let shard = super::Shard::parse(&self.shard).ok()?;
+        let e = &self.report.experiment;
+        let cap = shard.games_of(e.games_cap());
+        Some(
+            self.report
+                .cells
+                .iter()
+                .map(|c| {
+                    let t = &c.totals;
+                    let end = match e.precision {
+                        Some(p) => super::games_at_precision(t.wins, t.games, p, e.games, cap),
+                        None => cap,
+                    };
+                    end.saturating_sub(t.games)
+                })
+                .sum(),
+        )
+    }
+}
+
 /// The finished chunks in work area `dir` of the run `identity` (whose game has `causes` loss
 /// causes and `metrics` metrics), in file-name order (positions ascending).
 ///
