@@ -426,7 +426,8 @@ fn run_typed<G: Game>(experiment: Experiment, args: &RunArgs) -> Result<()> {
     if !args.raw {
         let identity = lab::RunIdentity::new(&blank, shard);
         let (causes, metrics) = (G::LOSS_CAUSES.len(), G::METRIC_NAMES.len());
-        let mut work = lab::WorkArea::open(&out, identity, causes, metrics, args.resume)
+        let positions = shard.games_of(e.games_cap());
+        let mut work = lab::WorkArea::open(&out, identity, causes, metrics, positions, args.resume)
             .map_err(anyhow::Error::msg)?;
         set_resume_hint(work.path());
         let report = lab::try_run_shard(&plan, &options, shard, progress.as_ref(), &mut work)?;
@@ -563,10 +564,12 @@ fn status_command(args: &StatusArgs) -> Result<()> {
         let view = lab::ReportView::from_report(&p.report);
         text.push_str(&lab::terminal_table(&view, table_width()));
     }
+    // The table is what `status` is for: a closed or full stdout is an error.
     let mut stdout = std::io::stdout().lock();
-    let _ = stdout
+    stdout
         .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush());
+        .and_then(|()| stdout.flush())
+        .context("cannot write to standard output")?;
     Ok(())
 }
 
@@ -663,7 +666,7 @@ fn warn(line: &str) {
 
 /// What the signal handler adds to its line when the run keeps its finished chunks: where, and
 /// the command that resumes the run.
-static RESUME_HINT: Mutex<Option<String>> = Mutex::new(None);
+static RESUME_HINT: Mutex<Option<(PathBuf, String)>> = Mutex::new(None);
 
 /// Records the resume hint for the signal handler: the work area and this command line with
 /// `--resume`.
@@ -687,10 +690,13 @@ fn set_resume_hint(work: &Path) {
     if !words.iter().any(|w| w == "--resume") {
         words.push("--resume".into());
     }
-    *RESUME_HINT.lock().unwrap_or_else(|e| e.into_inner()) = Some(format!(
-        "; the finished games are kept in {}: resume with `{}`",
-        work.display(),
-        words.join(" ")
+    *RESUME_HINT.lock().unwrap_or_else(|e| e.into_inner()) = Some((
+        work.to_path_buf(),
+        format!(
+            "; the finished games are kept in {}: resume with `{}`",
+            work.display(),
+            words.join(" ")
+        ),
     ));
 }
 
@@ -706,10 +712,13 @@ fn handle_signals() -> Result<()> {
         .spawn(move || {
             if let Some(signal) = signals.forever().next() {
                 lab::abandon_reports();
-                let hint = RESUME_HINT
-                    .lock()
-                    .map(|h| h.clone().unwrap_or_default())
-                    .unwrap_or_default();
+                // The work area is made with the first finished chunk: before it, nothing is
+                // kept and there is nothing to resume.
+                let hint = match RESUME_HINT.lock().map(|h| h.clone()) {
+                    Ok(Some((work, hint))) if work.is_dir() => hint,
+                    Ok(Some(_)) => "; no chunk of games had finished, so none is kept".into(),
+                    _ => String::new(),
+                };
                 warn(&format!(
                     "sololab: interrupted by signal {signal}; the report folder is as it was{hint}"
                 ));

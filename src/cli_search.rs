@@ -338,10 +338,11 @@ pub fn tune_command(args: &TuneArgs, dir: &Path) -> Result<()> {
     let games = args.games;
     let pct = |w: u64| 100.0 * w as f64 / games as f64;
     let tuned = lab::tune_weights(kind, &spec, &mut |step| match step {
-        lab::TuneStep::Start { wins } => eprintln!(
+        // Progress only: a closed or full stderr must not end the tuning (no eprintln!).
+        lab::TuneStep::Start { wins } => warn_line(&format!(
             "tune: the starting weights win {wins} of {games} ({:.1}%)",
             pct(wins)
-        ),
+        )),
         lab::TuneStep::Feature {
             sweep,
             probes,
@@ -352,11 +353,11 @@ pub fn tune_command(args: &TuneArgs, dir: &Path) -> Result<()> {
                 .iter()
                 .find(|p| p.kept)
                 .map_or_else(|| "none kept".to_string(), |p| format!("kept {}", p.weight));
-            eprintln!(
+            warn_line(&format!(
                 "tune: sweep {sweep}, {feature}: {} candidates, {kept}; best so far {best_wins} ({:.1}%)",
                 probes.len(),
                 pct(best_wins)
-            );
+            ));
         }
     })?;
     let sets: String = args.set.iter().map(|p| format!(" --set {p}")).collect();
@@ -377,7 +378,8 @@ pub fn tune_command(args: &TuneArgs, dir: &Path) -> Result<()> {
     with_game!(kind, G => check.build::<G>().map(|_| ())).map_err(anyhow::Error::msg)?;
     write_file_atomically(&args.out, &text)?;
     let pct = |w: u64| 100.0 * w as f64 / tuned.games as f64;
-    let mut stdout = std::io::stdout().lock();
+    // The file is written: a closed or full stdout no longer makes this an error.
+    let mut stdout: Vec<u8> = Vec::new();
     for p in tuned.probes.iter().filter(|p| p.kept) {
         writeln!(
             stdout,
@@ -402,6 +404,8 @@ pub fn tune_command(args: &TuneArgs, dir: &Path) -> Result<()> {
         writeln!(stdout, "  {name:<18} {a:+.4} -> {b:+.4}")?;
     }
     writeln!(stdout, "wrote {}", args.out.display())?;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(&stdout).and_then(|()| out.flush());
     Ok(())
 }
 
@@ -443,4 +447,9 @@ fn write_file_atomically(path: &Path, text: &str) -> anyhow::Result<()> {
         anyhow::bail!("{}: cannot write: {e}", path.display());
     }
     Ok(())
+}
+
+/// Prints `line` on stderr; a closed or full stderr is ignored (progress is not the product).
+fn warn_line(line: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
 }

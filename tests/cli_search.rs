@@ -480,3 +480,38 @@ fn strength_bench_plays_the_set_setup_and_records_it_in_run_toml() {
     assert!(stderr(&o).contains("nope"), "{}", stderr(&o));
     assert!(!bad.join("strength.csv").exists());
 }
+
+#[test]
+fn tune_writes_its_file_when_its_progress_and_summary_cannot_be_shown() {
+    // stderr (the progress lines) and stdout (the summary) are pipes whose reading ends are
+    // closed at once: the file is the product, and it is written all the same (before, the
+    // first progress line ended the process with a panic).
+    let dir = temp_dir("tune-closed");
+    let out = dir.join("t.toml");
+    let mut child = Command::new(BIN)
+        .args([
+            "tune",
+            "gods",
+            "--strategy",
+            "greedy",
+            "--games",
+            "20",
+            "--sweeps",
+            "1",
+            "--out",
+            path(&out),
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    drop(child.stdout.take());
+    drop(child.stderr.take());
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0));
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("[weights.gods]"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -240,6 +240,18 @@ fn merge_refuses_missing_duplicated_and_foreign_shards_with_one_line() {
         &merge(&[&parts[0], &parts[1], &parts[2]]),
         &[p(&parts[2]), "code version", "0000000"],
     );
+    std::fs::write(parts[2].join("partial.toml"), &text).unwrap();
+    // A partial whose play time is not a number of seconds (before, merge wrote its report
+    // files and then refused its own run.toml).
+    let wall = text.lines().find(|l| l.starts_with("wall_s = ")).unwrap();
+    for bad in ["wall_s = nan", "wall_s = -1.5"] {
+        std::fs::write(parts[2].join("partial.toml"), text.replace(wall, bad)).unwrap();
+        refused(
+            &merge(&[&parts[0], &parts[1], &parts[2]]),
+            &[p(&parts[2]), "not a number of seconds"],
+        );
+    }
+    std::fs::write(parts[2].join("partial.toml"), &text).unwrap();
     // Nothing was written by any refusal.
     assert!(!out.exists());
     // Bad --shard values.
@@ -395,6 +407,50 @@ fn an_interrupted_run_resumes_without_replaying_to_the_same_bytes() {
         &["chunk-copy.toml", "a second chunk"],
     );
     std::fs::remove_file(&copy).unwrap();
+    // A chunk whose positions overlap another's, or lie past the run's games, is not of this
+    // run either: status and --resume refuse it (before, status counted it and resume
+    // ignored it).
+    let text = read(&work.join(&first));
+    let (from, to) = first
+        .strip_prefix("chunk-")
+        .and_then(|n| n.strip_suffix(".toml"))
+        .and_then(|n| n.split_once('-'))
+        .map(|(a, b)| (a.parse::<u64>().unwrap(), b.parse::<u64>().unwrap()))
+        .unwrap();
+    for (shift, expected) in [
+        (1, "overlap another chunk's"),
+        (60_000, "of a run of 60000 a cell"),
+    ] {
+        let moved = text
+            .replace(
+                &format!("\nfrom = {from}\n"),
+                &format!("\nfrom = {}\n", from + shift),
+            )
+            .replace(
+                &format!("\nto = {to}\n"),
+                &format!("\nto = {}\n", to + shift),
+            );
+        assert_ne!(moved, text);
+        std::fs::write(&copy, moved).unwrap();
+        refused(
+            &sololab(&["status", p(&out)]),
+            &["chunk-copy.toml", expected],
+        );
+        refused(
+            &sololab(&[
+                "run",
+                p(&file),
+                "--quiet",
+                "--threads",
+                "2",
+                "--out",
+                p(&out),
+                "--resume",
+            ]),
+            &["chunk-copy.toml", expected],
+        );
+        std::fs::remove_file(&copy).unwrap();
+    }
     // Another shard's positions are not this run's: resuming the work area as shard 1/2 of
     // the run (in a copy of the folder) is refused.
     let other = dir.join("other");
@@ -551,9 +607,25 @@ fn resume_at_commit_takes_the_work_areas_commit_and_refuses_what_it_cannot_rebui
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .unwrap();
-    assert!(head.status.success(), "the tests run in a git checkout");
+    if !head.status.success() {
+        // A source tree outside git (a crate tarball): there is no commit to resume at.
+        let _ = std::fs::remove_dir_all(&dir);
+        return;
+    }
     let head = String::from_utf8(head.stdout).unwrap().trim().to_string();
-    std::fs::write(&identity, format!("commit = \"{head}\"\n")).unwrap();
+    // A short hash (or a name such as HEAD) is refused: a worktree is named by a full hash.
+    std::fs::write(&identity, format!("commit = \"{}\"\n", &head[..7])).unwrap();
+    refused(
+        &resume_at_commit(&[p(&exp), p(&out)], &trees),
+        &["is not a full commit hash"],
+    );
+    // Strategies from strategies/ files: the run goes on from the worktree. Windows line
+    // endings are read too.
+    std::fs::write(
+        &identity,
+        format!("commit = \"{head}\"\r\norigin = \"strategies/random.toml\"\r\n"),
+    )
+    .unwrap();
     let o = resume_at_commit(&[p(&exp), p(&out), "--threads", "2"], &trees);
     ok(&o);
     let plan = String::from_utf8(o.stdout).unwrap();
@@ -561,11 +633,87 @@ fn resume_at_commit_takes_the_work_areas_commit_and_refuses_what_it_cannot_rebui
     assert_eq!(
         plan,
         format!(
-            "worktree: {t}\nrun: {t}/target/release/sololab run {e} --out {o} --resume --threads 2\n",
+            "worktree: {t}\nin: {t}\nrun: {t}/target/release/sololab run {e} --out {o} --resume --threads 2\n",
             t = tree.display(),
             e = exp.display(),
             o = out.display()
         )
     );
+    // The binary's built-in strategies: from a folder of the worktree without strategies/;
+    // an experiment given by name is the commit's own file.
+    std::fs::write(
+        &identity,
+        format!("commit = \"{head}\"\norigin = \"built in\"\n"),
+    )
+    .unwrap();
+    let o = resume_at_commit(&["rift-quickstart", p(&out)], &trees);
+    ok(&o);
+    assert_eq!(
+        String::from_utf8(o.stdout).unwrap(),
+        format!(
+            "worktree: {t}\nin: {t}/target\nrun: {t}/target/release/sololab run {t}/experiments/rift-quickstart.toml --out {o} --resume \n",
+            t = tree.display(),
+            o = out.display()
+        )
+    );
+    // An experiment that is neither a file nor a name of the commit, and flags the script
+    // sets itself, are refused before anything is built.
+    refused(
+        &resume_at_commit(&["no-such-experiment", p(&out)], &trees),
+        &["no-such-experiment: not a file, nor an experiment of commit"],
+    );
+    refused(
+        &resume_at_commit(&[p(&exp), p(&out), "--out", "/tmp/x"], &trees),
+        &["--out: the script sets"],
+    );
+    assert!(!trees.exists(), "a dry run makes no worktree");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_run_interrupted_before_its_first_chunk_says_nothing_is_kept() {
+    // A deep search's first chunk (64 games of mcts-200-gods on witch_coven, minutes of play)
+    // cannot finish in the two seconds before the signal: no work area exists, and the line
+    // must not send the user to one (before, it named the folder and a --resume command).
+    let dir = temp_dir("early-signal");
+    let file = dir.join("slow.toml");
+    std::fs::write(
+        &file,
+        "name = \"slow\"\ngame = \"gods\"\nstrategies = [\"mcts-200-gods\"]\ngames = 64\n\
+         seed = 1\n[setup]\nencounter = \"witch_coven\"\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let child = Command::new(BIN)
+        .args([
+            "run",
+            p(&file),
+            "--quiet",
+            "--threads",
+            "1",
+            "--out",
+            p(&out),
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_secs(2));
+    let status = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let o = child.wait_with_output().unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(143), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("no chunk of games had finished, so none is kept"),
+        "{err}"
+    );
+    assert!(!err.contains("--resume"), "{err}");
+    assert!(!out.join(sololab::lab::WORK).exists());
     let _ = std::fs::remove_dir_all(&dir);
 }

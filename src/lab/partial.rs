@@ -64,7 +64,13 @@ impl TotalsRecord {
             && self.metrics.len() == metrics
             && self.turn_histogram.iter().sum::<u64>() == self.games
             && self.wins + self.lost.iter().sum::<u64>() == self.games
-            && self.turn_histogram.last() != Some(&0);
+            && self.turn_histogram.last() != Some(&0)
+            // Paired counts, when kept, count every game of the cell once.
+            && self.paired.is_none_or(|p| {
+                p.iter()
+                    .try_fold(0u64, |a, &b| a.checked_add(b))
+                    .is_some_and(|n| n == self.games)
+            });
         consistent.then(|| Totals {
             games: self.games,
             wins: self.wins,
@@ -282,9 +288,16 @@ impl Partial {
     /// Reads `partial.toml` text.
     ///
     /// # Errors
-    /// The TOML or field error.
+    /// The TOML or field error, or a `wall_s` that is not finite and at least 0.
     pub fn parse(text: &str) -> Result<Partial, String> {
-        toml::from_str(text).map_err(|e| e.message().trim().to_string())
+        let p: Partial = toml::from_str(text).map_err(|e| e.message().trim().to_string())?;
+        if !(p.wall_s.is_finite() && p.wall_s >= 0.0) {
+            return Err(format!(
+                "wall_s = {}: not a number of seconds (finite, at least 0)",
+                p.wall_s
+            ));
+        }
+        Ok(p)
     }
 }
 
@@ -345,5 +358,37 @@ impl ChunkRecord {
             cells: self.cells.iter().map(|&c| c as usize).collect(),
             totals: totals?,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_totals_record_adds_up_or_is_refused() {
+        let mut t = Totals::new(1, 0);
+        t.games = 3;
+        t.wins = 2;
+        t.lost = vec![1];
+        t.turn_histogram = vec![0, 3];
+        t.paired = Some(PairedCounts {
+            both: 1,
+            only_baseline: 0,
+            only_cell: 1,
+            neither: 1,
+        });
+        let good = TotalsRecord::from(&t);
+        assert_eq!(good.totals(1, 0), Some(t));
+        // Paired counts that miss a game, or count one twice.
+        for paired in [[1, 0, 1, 0], [1, 1, 1, 1], [u64::MAX, 1, 1, 1]] {
+            let mut bad = good.clone();
+            bad.paired = Some(paired);
+            assert_eq!(bad.totals(1, 0), None, "{paired:?}");
+        }
+        // Wins and losses that do not add up to the games.
+        let mut bad = good.clone();
+        bad.wins = 1;
+        assert_eq!(bad.totals(1, 0), None);
     }
 }

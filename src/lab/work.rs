@@ -40,8 +40,9 @@ pub struct WorkArea {
 impl WorkArea {
     /// The work area of report folder `out` (already opened and locked by
     /// [`ReportDir::open`](super::ReportDir::open)) for the run `identity`, whose game has
-    /// `causes` loss causes and `metrics` metrics. With `resume`, the finished chunks of an
-    /// earlier run of the same identity are loaded.
+    /// `causes` loss causes and `metrics` metrics, whose shard plays positions `0..positions`
+    /// of each cell. With `resume`, the finished chunks of an earlier run of the same identity
+    /// are loaded.
     ///
     /// # Errors
     /// One line: a work area exists and `resume` is false; it is of another run; a chunk
@@ -51,6 +52,7 @@ impl WorkArea {
         identity: RunIdentity,
         causes: usize,
         metrics: usize,
+        positions: u64,
         resume: bool,
     ) -> Result<WorkArea, String> {
         let dir = out.join(WORK);
@@ -91,7 +93,7 @@ impl WorkArea {
             ));
         }
         let hint = format!("; remove {shown} to start over");
-        for chunk in read_chunks(&dir, &area.identity, causes, metrics, &hint)? {
+        for chunk in read_chunks(&dir, &area.identity, causes, metrics, positions, &hint)? {
             area.saved.insert((chunk.from, chunk.to), chunk);
         }
         Ok(area)
@@ -184,17 +186,19 @@ impl WorkProgress {
 }
 
 /// The finished chunks in work area `dir` of the run `identity` (whose game has `causes` loss
-/// causes and `metrics` metrics), in file-name order (positions ascending).
+/// causes and `metrics` metrics, and whose shard plays positions `0..positions` of each cell),
+/// in positions order.
 ///
 /// # Errors
 /// One line naming the file, followed by `hint`: the folder or a chunk file cannot be read, a
-/// chunk is of another run ([`RunIdentity::resume_difference`]), its totals do not add up, or
-/// it repeats another chunk's positions.
+/// chunk is of another run ([`RunIdentity::resume_difference`]), its totals do not add up, it
+/// holds positions past `positions`, or it shares positions with another chunk.
 fn read_chunks(
     dir: &Path,
     identity: &RunIdentity,
     causes: usize,
     metrics: usize,
+    positions: u64,
     hint: &str,
 ) -> Result<Vec<Chunk>, String> {
     let shown = dir.display();
@@ -210,7 +214,7 @@ fn read_chunks(
         }
     }
     names.sort();
-    let mut chunks: Vec<Chunk> = Vec::with_capacity(names.len());
+    let mut chunks: Vec<(PathBuf, Chunk)> = Vec::with_capacity(names.len());
     let mut seen = std::collections::HashSet::new();
     for name in &names {
         let path = dir.join(name);
@@ -230,9 +234,30 @@ fn read_chunks(
                 chunk.from, chunk.to
             )));
         }
-        chunks.push(chunk);
+        if chunk.to > positions {
+            return Err(bad(format!(
+                "positions {}..{} of a run of {positions} a cell",
+                chunk.from, chunk.to
+            )));
+        }
+        chunks.push((path, chunk));
     }
-    Ok(chunks)
+    // Chunks are disjoint ranges of positions: one that overlaps another is not of this run.
+    chunks.sort_by_key(|(_, c)| c.from);
+    for pair in chunks.windows(2) {
+        let ((_, a), (path, b)) = (&pair[0], &pair[1]);
+        if b.from < a.to {
+            return Err(format!(
+                "{}: positions {}..{} overlap another chunk's {}..{}{hint}",
+                path.display(),
+                b.from,
+                b.to,
+                a.from,
+                a.to
+            ));
+        }
+    }
+    Ok(chunks.into_iter().map(|(_, c)| c).collect())
 }
 
 /// The progress of the run whose report folder is `out`: its work area's identity and finished
@@ -267,7 +292,10 @@ pub fn work_area_progress(out: &Path) -> Result<WorkProgress, String> {
         super::Experiment::parse(&identity.experiment, &at).map_err(|e| e.to_string())?;
     let mut report = super::merge::recorded_report(kind, experiment);
     let (causes, metrics) = (report.loss_causes.len(), report.metric_names.len());
-    let chunks = read_chunks(&dir, &identity, causes, metrics, "")?;
+    let shard = super::Shard::parse(&identity.shard)
+        .map_err(|e| format!("{shown}/{IDENTITY}: shard {e}"))?;
+    let positions = shard.games_of(report.experiment.games_cap());
+    let chunks = read_chunks(&dir, &identity, causes, metrics, positions, "")?;
     for chunk in &chunks {
         for (&c, totals) in chunk.cells.iter().zip(&chunk.totals) {
             let cell = report.cells.get_mut(c).ok_or_else(|| {
