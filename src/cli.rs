@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use clap::{CommandFactory, Parser, Subcommand};
 use sololab::lab::{
     self, ErrorKind, Experiment, GamesCsv, MAX_GAMES_PER_CELL, MAX_SEED, MAX_THREADS, Plan,
@@ -496,6 +496,17 @@ fn shown_paths(paths: &[PathBuf]) -> String {
 /// `sololab merge`: the shards' partials checked and combined, written as one report.
 fn merge_command(args: &MergeArgs) -> Result<()> {
     let merged = lab::merge_partials(&args.dirs).map_err(anyhow::Error::msg)?;
+    // The merged report replaces what its folder held: never a shard being merged.
+    if let Ok(out) = args.out.canonicalize() {
+        for dir in &args.dirs {
+            if dir.canonicalize().is_ok_and(|d| d == out) {
+                bail!(
+                    "--out {}: a shard's folder being merged; write the merged report elsewhere",
+                    args.out.display()
+                );
+            }
+        }
+    }
     let files = lab::report_files_of(&merged.report.experiment, false);
     let dir = ReportDir::open(&args.out, &files)?;
     let mut written = lab::commit_merged(&merged, dir)?;

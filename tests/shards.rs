@@ -252,6 +252,19 @@ fn merge_refuses_missing_duplicated_and_foreign_shards_with_one_line() {
         );
     }
     std::fs::write(parts[2].join("partial.toml"), &text).unwrap();
+    // The merged report into one of the shards' own folders (it would replace that shard's
+    // partial.toml): refused, the shard kept.
+    let into = sololab(&[
+        "merge",
+        p(&parts[0]),
+        p(&parts[1]),
+        p(&parts[2]),
+        "--quiet",
+        "--out",
+        p(&parts[1]),
+    ]);
+    refused(&into, &["--out", "a shard's folder being merged"]);
+    assert!(parts[1].join("partial.toml").exists());
     // Nothing was written by any refusal.
     assert!(!out.exists());
     // Bad --shard values.
