@@ -671,7 +671,7 @@ fn report_command(args: &ReportArgs) -> Result<()> {
 }
 
 /// Prints `line` on stderr; a closed stderr is ignored (nothing else can be done).
-fn warn(line: &str) {
+pub(crate) fn warn(line: &str) {
     let _ = writeln!(std::io::stderr().lock(), "{line}");
 }
 

@@ -339,7 +339,7 @@ pub fn tune_command(args: &TuneArgs, dir: &Path) -> Result<()> {
     let pct = |w: u64| 100.0 * w as f64 / games as f64;
     let tuned = lab::tune_weights(kind, &spec, &mut |step| match step {
         // Progress only: a closed or full stderr must not end the tuning (no eprintln!).
-        lab::TuneStep::Start { wins } => warn_line(&format!(
+        lab::TuneStep::Start { wins } => crate::cli::warn(&format!(
             "tune: the starting weights win {wins} of {games} ({:.1}%)",
             pct(wins)
         )),
@@ -353,7 +353,7 @@ pub fn tune_command(args: &TuneArgs, dir: &Path) -> Result<()> {
                 .iter()
                 .find(|p| p.kept)
                 .map_or_else(|| "none kept".to_string(), |p| format!("kept {}", p.weight));
-            warn_line(&format!(
+            crate::cli::warn(&format!(
                 "tune: sweep {sweep}, {feature}: {} candidates, {kept}; best so far {best_wins} ({:.1}%)",
                 probes.len(),
                 pct(best_wins)
@@ -447,9 +447,4 @@ fn write_file_atomically(path: &Path, text: &str) -> anyhow::Result<()> {
         anyhow::bail!("{}: cannot write: {e}", path.display());
     }
     Ok(())
-}
-
-/// Prints `line` on stderr; a closed or full stderr is ignored (progress is not the product).
-fn warn_line(line: &str) {
-    let _ = writeln!(std::io::stderr().lock(), "{line}");
 }
