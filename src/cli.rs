@@ -433,8 +433,9 @@ fn run_typed<G: Game>(experiment: Experiment, args: &RunArgs) -> Result<()> {
         let report = lab::try_run_shard(&plan, &options, shard, progress.as_ref(), &mut work)?;
         if work.resumed > 0 {
             warn(&format!(
-                "sololab: resumed: {} finished chunks taken from {}",
+                "sololab: resumed: {} finished chunk{} taken from {}",
                 work.resumed,
+                if work.resumed == 1 { "" } else { "s" },
                 work.path().display()
             ));
         }
@@ -548,7 +549,7 @@ fn status_command(args: &StatusArgs) -> Result<()> {
         let games: u64 = p.report.cells.iter().map(|c| c.totals.games).sum();
         let commit: String = p.commit.chars().take(12).collect();
         text.push_str(&format!(
-            "{}: {} ({}), shard {}, {} finished chunks, {games} games, {:.0} s of play; resume \
+            "{}: {} ({}), shard {}, {} finished chunk{}, {games} games, {:.0} s of play; resume \
              with `sololab run EXP --resume` (and the same --shard and --out) by a binary of \
              commit {commit}\n",
             dir.display(),
@@ -556,22 +557,22 @@ fn status_command(args: &StatusArgs) -> Result<()> {
             p.report.game,
             p.shard,
             p.chunks,
+            if p.chunks == 1 { "" } else { "s" },
             p.report.wall_s
         ));
-        if let Some(to_go) = p.games_to_go() {
-            let estimate = if p.report.experiment.precision.is_some() {
-                " (estimated from each cell's win rate so far)"
-            } else {
-                ""
-            };
-            let pace = if games > 0 && p.report.wall_s > 0.0 {
-                let hours = to_go as f64 * p.report.wall_s / games as f64 / 3600.0;
-                format!(", about {hours:.1} h of play at the pace of the chunks so far")
-            } else {
-                String::new()
-            };
-            text.push_str(&format!("to go: {to_go} games{estimate}{pace}\n"));
-        }
+        let to_go = p.games_to_go();
+        let estimate = if p.report.experiment.precision.is_some() {
+            " (estimated from each cell's win rate so far)"
+        } else {
+            ""
+        };
+        let pace = if games > 0 && p.report.wall_s > 0.0 {
+            let hours = to_go as f64 * p.report.wall_s / games as f64 / 3600.0;
+            format!(", about {hours:.1} h of play at the pace of the chunks so far")
+        } else {
+            String::new()
+        };
+        text.push_str(&format!("to go: {to_go} games{estimate}{pace}\n"));
         let view = lab::ReportView::from_report(&p.report);
         text.push_str(&lab::terminal_table(&view, table_width()));
     }

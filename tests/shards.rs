@@ -482,6 +482,16 @@ fn an_interrupted_run_resumes_without_replaying_to_the_same_bytes() {
         p(&other),
     ]);
     refused(&o, &["shard 0/1 instead of 1/2"]);
+    // An identity whose game is not its experiment's game is not a run status can read.
+    let identity = other.join(sololab::lab::WORK).join("identity.toml");
+    let text = read(&identity);
+    let edited = text.replacen("game = \"rift\"", "game = \"buried\"", 1);
+    assert_ne!(edited, text);
+    std::fs::write(&identity, edited).unwrap();
+    refused(
+        &sololab(&["status", p(&other)]),
+        &["identity.toml", "game \"buried\"", "of game \"rift\""],
+    );
     // A run without --resume would throw the work away: refused.
     let o = sololab(&["run", p(&file), "--quiet", "--out", p(&out)]);
     refused(&o, &[p(&work), "--resume"]);

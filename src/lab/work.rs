@@ -157,31 +157,30 @@ pub struct WorkProgress {
     pub shard: String,
     /// Finished chunk files.
     pub chunks: usize,
+    /// The games a cell plays in this shard at most (the experiment's cap, this shard's share).
+    pub positions: u64,
 }
 
 impl WorkProgress {
     /// The games still to play before the run's report (summed over its cells; this shard's
     /// share): every cell's games up to the experiment's `games`, or, with a precision target,
     /// up to [`games_at_precision`](super::games_at_precision) of its win rate so far (an
-    /// estimate). `None` when the recorded shard does not parse.
-    pub fn games_to_go(&self) -> Option<u64> {
-        let shard = super::Shard::parse(&self.shard).ok()?;
+    /// estimate).
+    pub fn games_to_go(&self) -> u64 {
         let e = &self.report.experiment;
-        let cap = shard.games_of(e.games_cap());
-        Some(
-            self.report
-                .cells
-                .iter()
-                .map(|c| {
-                    let t = &c.totals;
-                    let end = match e.precision {
-                        Some(p) => super::games_at_precision(t.wins, t.games, p, e.games, cap),
-                        None => cap,
-                    };
-                    end.saturating_sub(t.games)
-                })
-                .sum(),
-        )
+        let cap = self.positions;
+        self.report
+            .cells
+            .iter()
+            .map(|c| {
+                let t = &c.totals;
+                let end = match e.precision {
+                    Some(p) => super::games_at_precision(t.wins, t.games, p, e.games, cap),
+                    None => cap,
+                };
+                end.saturating_sub(t.games)
+            })
+            .sum()
     }
 }
 
@@ -290,6 +289,12 @@ pub fn work_area_progress(out: &Path) -> Result<WorkProgress, String> {
     let at = format!("{shown}/{IDENTITY}");
     let experiment =
         super::Experiment::parse(&identity.experiment, &at).map_err(|e| e.to_string())?;
+    if experiment.game != identity.game {
+        return Err(format!(
+            "{at}: game {:?}, but its experiment is of game {:?}",
+            identity.game, experiment.game
+        ));
+    }
     let mut report = super::merge::recorded_report(kind, experiment);
     let (causes, metrics) = (report.loss_causes.len(), report.metric_names.len());
     let shard = super::Shard::parse(&identity.shard)
@@ -313,5 +318,6 @@ pub fn work_area_progress(out: &Path) -> Result<WorkProgress, String> {
         commit: identity.commit,
         shard: identity.shard,
         chunks: chunks.len(),
+        positions,
     })
 }
