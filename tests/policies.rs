@@ -741,7 +741,8 @@ fn shipped_strategies_build_for_every_game_they_do_not_name_another_for() {
             }
         }
     }
-    // 17 strategies on all four games; mcts-beyond, mcts-200-beyond, mcts-1000-beyond and
-    // mcts-beyond-cheat carry Beyond's and the Rift's weights.
-    assert_eq!(built, 17 * 4 + 4 * 2);
+    // 19 strategies on all four games (mcts-200-buried and mcts-1000-buried carry every
+    // game's weights); mcts-beyond, mcts-200-beyond, mcts-1000-beyond and mcts-beyond-cheat
+    // carry Beyond's and the Rift's weights.
+    assert_eq!(built, 19 * 4 + 4 * 2);
 }

@@ -197,6 +197,10 @@ const SHIPPED: &[(&str, &str)] = &[
         include_str!("../../strategies/mcts-1000-beyond.toml"),
     ),
     (
+        "mcts-1000-buried",
+        include_str!("../../strategies/mcts-1000-buried.toml"),
+    ),
+    (
         "mcts-1000-gods",
         include_str!("../../strategies/mcts-1000-gods.toml"),
     ),
@@ -216,6 +220,10 @@ const SHIPPED: &[(&str, &str)] = &[
     (
         "mcts-200-beyond",
         include_str!("../../strategies/mcts-200-beyond.toml"),
+    ),
+    (
+        "mcts-200-buried",
+        include_str!("../../strategies/mcts-200-buried.toml"),
     ),
     (
         "mcts-200-clairvoyant",
@@ -979,12 +987,14 @@ mod tests {
                 ("greedy", "greedy"),
                 ("mcts-1000", "mcts"),
                 ("mcts-1000-beyond", "mcts"),
+                ("mcts-1000-buried", "mcts"),
                 ("mcts-1000-gods", "mcts"),
                 ("mcts-1000-gods-closed", "mcts"),
                 ("mcts-1000-gods-flat", "mcts"),
                 ("mcts-1000-gods-prior", "mcts"),
                 ("mcts-200", "mcts"),
                 ("mcts-200-beyond", "mcts"),
+                ("mcts-200-buried", "mcts"),
                 ("mcts-200-clairvoyant", "mcts"),
                 ("mcts-200-gods", "mcts"),
                 ("mcts-200-gods-closed", "mcts"),
