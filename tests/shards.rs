@@ -492,6 +492,16 @@ fn an_interrupted_run_resumes_without_replaying_to_the_same_bytes() {
         &sololab(&["status", p(&other)]),
         &["identity.toml", "game \"buried\"", "of game \"rift\""],
     );
+    // A work area of one chunk says so in the singular.
+    let single = dir.join("single");
+    std::fs::create_dir_all(single.join(sololab::lab::WORK)).unwrap();
+    for name in ["identity.toml", first.as_str()] {
+        std::fs::copy(work.join(name), single.join(sololab::lab::WORK).join(name)).unwrap();
+    }
+    let o = sololab(&["status", p(&single)]);
+    ok(&o);
+    let shown = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(shown.contains("shard 0/1, 1 finished chunk, "), "{shown}");
     // A run without --resume would throw the work away: refused.
     let o = sololab(&["run", p(&file), "--quiet", "--out", p(&out)]);
     refused(&o, &[p(&work), "--resume"]);

@@ -267,7 +267,8 @@ fn read_chunks(
 ///
 /// # Errors
 /// One line: `out` has no work area, its identity or a chunk file is unreadable or of
-/// another run, the identity names an unknown game, or its experiment does not plan.
+/// another run, the identity names an unknown game, or its experiment does not plan or is of
+/// another game than the identity's.
 pub fn work_area_progress(out: &Path) -> Result<WorkProgress, String> {
     let dir = out.join(WORK);
     let shown = dir.display();
