@@ -2066,7 +2066,10 @@ fn attachments_offset_an_enemys_range_attack_and_engagement_cost() {
             game(1, ""),
             hero(1, "Bastian", 3, "-", "Plate_Guard"),
         ));
-        (b.enemy_stats(0), b.engage_cost(0))
+        let s = b.enemy_stats(0);
+        // The features' fast Health is the full stats' Health.
+        assert_eq!(b.enemy_health(0), s.health, "{kind} with {attach}");
+        (s, b.engage_cost(0))
     };
     let (s, cost) = stats_of("Guard", "-");
     assert_eq!(
@@ -3667,5 +3670,84 @@ fn an_enemy_summoned_into_the_slot_of_one_that_left_play_still_waits_a_phase() {
         (2, Phase::Hero, Pending::None),
         "{:?}",
         t.0
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Features: the fast counts equal the rules' own reading
+
+/// The features as the rules read them (every enemy's full stats, every hand card's kind),
+/// written plainly: the reference for `Game::features`, whose hot path counts Wounds and
+/// Fatigue by the content's id range and computes an enemy's Health alone.
+fn reference_features(b: &Beyond) -> [f64; 12] {
+    let mut f = [0.0; 12];
+    for (i, e) in b.enemies.iter().enumerate() {
+        if e.kind != NO_CARD {
+            f[0] += 1.0;
+            f[1] += b.enemy_stats(i).health.max(0) as f64;
+            if e.area != QUEST {
+                f[2] += 1.0;
+            }
+        }
+    }
+    let mut min_cards = f64::MAX;
+    for h in &b.heroes[..b.n_heroes as usize] {
+        let hand = h.hand.as_slice();
+        let good = hand
+            .iter()
+            .filter(|&&c| b.content.cards[c as usize].kind == content::CardKind::Hero)
+            .count() as f64;
+        f[3] += hand.len() as f64 - good;
+        f[4] += good;
+        min_cards = min_cards.min(good);
+        f[6] += h.points as f64;
+    }
+    f[5] = min_cards.min(8.0);
+    f[7] = b.threat as f64;
+    f[8] = (b.terrain.len() + b.terrain_deck.len()) as f64;
+    f[9] = b.enemy_deck.len() as f64;
+    f[10] = (b.wound_deck.len() + b.wound_discard.len()) as f64;
+    f[11] = b.tally.won as f64;
+    f
+}
+
+#[test]
+fn features_equal_the_reference_reading_along_random_games() {
+    // The shipped content lists Wounds and Fatigue first: the fast count's id range holds.
+    let c = content::builtin();
+    let wf = c
+        .cards
+        .iter()
+        .filter(|k| k.kind != content::CardKind::Hero)
+        .count() as u8;
+    assert_eq!(c.index.wf_range, Some((0, wf)));
+    assert!(wf > 0);
+    let (mut states, mut with_wf, mut with_attach) = (0, 0, 0);
+    for heroes in 1..=4 {
+        let s = setup(&[("heroes", AxisValue::Int(heroes))]).unwrap();
+        for seed in 0..15 {
+            let mut r = GameRng::seed_from_u64(seed);
+            let mut b = Beyond::new_game(&s, &mut r);
+            let mut l = Vec::new();
+            let mut f = [0.0; 12];
+            loop {
+                b.features(&mut f);
+                assert_eq!(f, reference_features(&b), "heroes {heroes}, seed {seed}");
+                states += 1;
+                with_wf += (f[3] > 0.0) as u32;
+                with_attach += b.enemies.iter().any(|e| e.attach.len() > 0) as u32;
+                b.legal_actions(&mut l);
+                if l.is_empty() {
+                    break;
+                }
+                let a = l[sololab::below(&mut r, l.len() as u32) as usize];
+                b.apply(a, &mut r);
+            }
+        }
+    }
+    // The games reached hands with Wounds or Fatigue and enemies with attachments.
+    assert!(
+        states > 1000 && with_wf > 100 && with_attach > 10,
+        "{states} {with_wf} {with_attach}"
     );
 }

@@ -668,6 +668,10 @@ pub struct CardIndex {
     pub ally: [u8; 256],
     /// The largest Response card value (0 without Response cards).
     pub max_response: u8,
+    /// `Some((lo, hi))` when the Wound and Fatigue cards are exactly the ids `lo..hi` (the
+    /// shipped content lists them first), so a hand's Wounds and Fatigue are counted by
+    /// comparing ids (the features' hot path); else `None`.
+    pub wf_range: Option<(u8, u8)>,
 }
 
 impl CardIndex {
@@ -741,8 +745,21 @@ impl CardIndex {
             persistent,
             ally,
             max_response: response.iter().map(|r| r.value).max().unwrap_or(0),
+            wf_range: wf_range(cards),
         }
     }
+}
+
+/// [`CardIndex::wf_range`] of `cards`.
+fn wf_range(cards: &[Card]) -> Option<(u8, u8)> {
+    let cards = &cards[..cards.len().min(NO_CARD as usize)];
+    let wf = |c: &Card| c.kind != CardKind::Hero;
+    let lo = cards.iter().position(wf).unwrap_or(0);
+    let hi = lo + cards[lo..].iter().take_while(|c| wf(c)).count();
+    cards[hi..]
+        .iter()
+        .all(|c| !wf(c))
+        .then_some((lo as u8, hi as u8))
 }
 
 /// The embedded default content file.
@@ -797,5 +814,29 @@ impl Content {
     /// An item by name.
     pub fn item_index(&self, name: &str) -> Option<u8> {
         find(self.items.iter().map(|h| h.name.clone()), name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wf_range_is_the_wound_and_fatigue_ids_when_contiguous_only() {
+        let cards = builtin().cards.clone();
+        let wf = cards.iter().filter(|c| c.kind != CardKind::Hero).count();
+        assert_eq!(wf_range(&cards), Some((0, wf as u8)));
+        // A hero card first shifts the range.
+        let mut shifted = cards.clone();
+        let hero = shifted.remove(wf);
+        shifted.insert(0, hero);
+        assert_eq!(wf_range(&shifted), Some((1, wf as u8 + 1)));
+        // A hero card between two Wound or Fatigue cards: no range (the id-set count is used).
+        let mut split = cards.clone();
+        let hero = split.remove(wf);
+        split.insert(1, hero);
+        assert_eq!(wf_range(&split), None);
+        // No Wound or Fatigue card: the empty range, which counts nothing.
+        assert_eq!(wf_range(&cards[wf..]), Some((0, 0)));
     }
 }

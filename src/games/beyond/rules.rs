@@ -132,6 +132,18 @@ impl Beyond {
         )
     }
 
+    /// The Health of the enemy in slot `e`: `enemy_stats(e).health` computed alone (the hot
+    /// path of the features), in -100..=100.
+    #[inline]
+    pub fn enemy_health(&self, e: usize) -> i8 {
+        let en = &self.enemies[e];
+        let mut hp = self.content.enemies[en.kind as usize].health as i8 as i16;
+        for &c in en.attach.as_slice() {
+            hp += self.content.cards[c as usize].mods.e_health as i16;
+        }
+        hp.clamp(-100, 100) as i8
+    }
+
     /// The engagement cost of the enemy in slot `e`.
     #[inline]
     pub fn engage_cost(&self, e: usize) -> u8 {
