@@ -433,9 +433,8 @@ fn run_typed<G: Game>(experiment: Experiment, args: &RunArgs) -> Result<()> {
         let report = lab::try_run_shard(&plan, &options, shard, progress.as_ref(), &mut work)?;
         if work.resumed > 0 {
             warn(&format!(
-                "sololab: resumed: {} finished chunk{} taken from {}",
-                work.resumed,
-                if work.resumed == 1 { "" } else { "s" },
+                "sololab: resumed: {} taken from {}",
+                chunks_text(work.resumed),
                 work.path().display()
             ));
         }
@@ -549,15 +548,14 @@ fn status_command(args: &StatusArgs) -> Result<()> {
         let games: u64 = p.report.cells.iter().map(|c| c.totals.games).sum();
         let commit: String = p.commit.chars().take(12).collect();
         text.push_str(&format!(
-            "{}: {} ({}), shard {}, {} finished chunk{}, {games} games, {:.0} s of play; resume \
+            "{}: {} ({}), shard {}, {}, {games} games, {:.0} s of play; resume \
              with `sololab run EXP --resume` (and the same --shard and --out) by a binary of \
              commit {commit}\n",
             dir.display(),
             p.report.experiment.name,
             p.report.game,
             p.shard,
-            p.chunks,
-            if p.chunks == 1 { "" } else { "s" },
+            chunks_text(p.chunks),
             p.report.wall_s
         ));
         let to_go = p.games_to_go();
@@ -1060,4 +1058,10 @@ fn print_out(text: &str) -> Result<()> {
         }
         _ => Ok(()),
     }
+}
+
+/// "1 finished chunk" or "N finished chunks": how `run --resume` and `status` count a work
+/// area's chunks.
+fn chunks_text(n: usize) -> String {
+    format!("{n} finished chunk{}", if n == 1 { "" } else { "s" })
 }
