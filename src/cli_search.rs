@@ -418,6 +418,8 @@ fn check_writable(path: &Path) -> anyhow::Result<()> {
     if path.is_dir() {
         anyhow::bail!("{}: a folder, not a file name", path.display());
     }
+    let resolved = resolve_out_file(path)?;
+    let path = resolved.as_path();
     let name = path
         .file_name()
         .ok_or_else(|| anyhow::anyhow!("{}: not a file name", path.display()))?;
@@ -432,7 +434,39 @@ fn check_writable(path: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The file an `--out` path names: the path itself, or the file a symbolic link points to
+/// (written through the link, which stays a link).
+///
+/// # Errors
+/// One line when the path (or the link's target) exists and is not a regular file (a folder,
+/// a device, a pipe), or the link points nowhere.
+fn resolve_out_file(path: &Path) -> anyhow::Result<PathBuf> {
+    let meta = match std::fs::symlink_metadata(path) {
+        Ok(meta) => meta,
+        Err(_) => return Ok(path.to_path_buf()),
+    };
+    let target = if meta.file_type().is_symlink() {
+        std::fs::canonicalize(path).map_err(|e| {
+            anyhow::anyhow!(
+                "{}: a symbolic link to nothing writable: {e}",
+                path.display()
+            )
+        })?
+    } else {
+        path.to_path_buf()
+    };
+    match std::fs::metadata(&target) {
+        Ok(m) if !m.is_file() => anyhow::bail!(
+            "{}: not a regular file (a folder, a device or a pipe); give a file path",
+            path.display()
+        ),
+        _ => Ok(target),
+    }
+}
+
 fn write_file_atomically(path: &Path, text: &str) -> anyhow::Result<()> {
+    let resolved = resolve_out_file(path)?;
+    let path = resolved.as_path();
     let name = path
         .file_name()
         .ok_or_else(|| anyhow::anyhow!("{}: not a file name", path.display()))?;

@@ -6,6 +6,7 @@
 
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -781,5 +782,111 @@ fn messages_say_where_and_in_words() {
         lab::progress_line(5, 10, 5.0),
         "5/10 games (50%), 1 games/s, ETA 5 s"
     );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn staging_folders_of_other_hosts_and_namespaces_are_left_alone() {
+    // Runs on other cluster nodes, or in other containers (where every run may be process 1),
+    // share a parent folder: their staging folders carry another host tag and are never
+    // judged stale by this machine's process table. An older version's name is left too.
+    let dir = temp_dir("foreign-staging");
+    let out = dir.join("out");
+    std::fs::create_dir_all(&dir).unwrap();
+    let foreign = dir.join(".sololab-1-0-0123456789abcdef.tmp");
+    let dead_foreign = dir.join(".sololab-4194303-7-fedcba9876543210.tmp");
+    let legacy = dir.join(".sololab-4194303-0.tmp");
+    for d in [&foreign, &dead_foreign, &legacy] {
+        std::fs::create_dir(d).unwrap();
+        std::fs::write(d.join("summary.csv"), "a live run's file\n").unwrap();
+    }
+    small_run(&dir, &out, 4);
+    for d in [&foreign, &dead_foreign, &legacy] {
+        assert_eq!(
+            std::fs::read_to_string(d.join("summary.csv")).unwrap(),
+            "a live run's file\n",
+            "{}",
+            d.display()
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_out_folder_that_is_a_symbolic_link_is_written_through() {
+    // The report goes into the folder the link points to; the link stays a link, and a
+    // second run there replaces that report (no stranded work area, no refusal).
+    let dir = temp_dir("out-link");
+    let real = dir.join("real");
+    let link = dir.join("link");
+    std::fs::create_dir_all(&real).unwrap();
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let first = small_run(&dir, &link, 4);
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(
+        std::fs::read_to_string(real.join("summary.csv")).unwrap(),
+        first
+    );
+    assert!(!real.join(".sololab-work").exists());
+    // Again, with other games, through the folder itself this time.
+    let second = small_run(&dir, &real, 6);
+    assert_ne!(first, second);
+    assert_eq!(
+        std::fs::read_to_string(link.join("summary.csv")).unwrap(),
+        second
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn tune_out_writes_through_a_link_and_refuses_what_is_not_a_file() {
+    let dir = temp_dir("tune-out");
+    std::fs::create_dir_all(&dir).unwrap();
+    // A named pipe (a device behaves alike): refused before any game, left as it was.
+    let fifo = dir.join("pipe");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let tune = |out: &Path| {
+        sololab([
+            "tune",
+            "rift",
+            "--strategy",
+            "greedy",
+            "--games",
+            "2",
+            "--sweeps",
+            "1",
+            "--out",
+            p(out),
+        ])
+    };
+    let o = tune(&fifo);
+    one_line_error(&o, &[p(&fifo), "not a regular file"]);
+    assert!(
+        std::fs::symlink_metadata(&fifo)
+            .unwrap()
+            .file_type()
+            .is_fifo()
+    );
+    // A link to a file: the file gets the weights, the link stays a link.
+    let target = dir.join("weights.toml");
+    std::fs::write(&target, "old\n").unwrap();
+    let link = dir.join("link.toml");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let o = tune(&link);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    let written = std::fs::read_to_string(&target).unwrap();
+    assert!(written.contains("kind = \"greedy\""), "{written}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -58,12 +58,26 @@ impl From<&Totals> for TotalsRecord {
 
 impl TotalsRecord {
     /// The totals, when the record has the game's shape (`causes` loss causes and `metrics`
-    /// metrics, a histogram that sums to `games`, wins and losses that add up).
+    /// metrics, a histogram that sums to `games` and whose turns sum to `turns`, wins and
+    /// losses that add up, metric sums within `2^32` a game), every sum taken without
+    /// overflow: so records that pass can be added up ([`Totals::add`]) for any number of
+    /// games a run can play without overflowing either.
     pub fn totals(&self, causes: usize, metrics: usize) -> Option<Totals> {
+        let sum = |v: &[u64]| v.iter().try_fold(0u64, |a, &b| a.checked_add(b));
+        let histogram_turns = self
+            .turn_histogram
+            .iter()
+            .enumerate()
+            .try_fold(0u64, |a, (t, &n)| a.checked_add((t as u64).checked_mul(n)?));
         let consistent = self.lost.len() == causes
             && self.metrics.len() == metrics
-            && self.turn_histogram.iter().sum::<u64>() == self.games
-            && self.wins + self.lost.iter().sum::<u64>() == self.games
+            && sum(&self.turn_histogram) == Some(self.games)
+            && sum(&self.lost).and_then(|l| l.checked_add(self.wins)) == Some(self.games)
+            && histogram_turns == Some(self.turns)
+            && self
+                .metrics
+                .iter()
+                .all(|m| m.unsigned_abs() <= self.games.saturating_mul(1 << 32))
             && self.turn_histogram.last() != Some(&0)
             // Paired counts, when kept, count every game of the cell once.
             && self.paired.is_none_or(|p| {
@@ -372,6 +386,7 @@ mod tests {
         t.wins = 2;
         t.lost = vec![1];
         t.turn_histogram = vec![0, 3];
+        t.turns = 3;
         t.paired = Some(PairedCounts {
             both: 1,
             only_baseline: 0,
@@ -379,7 +394,7 @@ mod tests {
             neither: 1,
         });
         let good = TotalsRecord::from(&t);
-        assert_eq!(good.totals(1, 0), Some(t));
+        assert_eq!(good.totals(1, 0), Some(t.clone()));
         // Paired counts that miss a game, or count one twice.
         for paired in [[1, 0, 1, 0], [1, 1, 1, 1], [u64::MAX, 1, 1, 1]] {
             let mut bad = good.clone();
@@ -390,5 +405,27 @@ mod tests {
         let mut bad = good.clone();
         bad.wins = 1;
         assert_eq!(bad.totals(1, 0), None);
+        // ... nor when the sum would wrap around (wins + losses = 3 modulo 2^64).
+        let mut bad = good.clone();
+        bad.wins = u64::MAX;
+        bad.lost = vec![4];
+        assert_eq!(bad.totals(1, 0), None);
+        // A histogram that wraps to the games, or whose turns are not the turns played.
+        let mut bad = good.clone();
+        bad.turn_histogram = vec![u64::MAX, 4];
+        assert_eq!(bad.totals(1, 0), None);
+        let mut bad = good.clone();
+        bad.turns = 4;
+        assert_eq!(bad.totals(1, 0), None);
+        // A metric sum beyond 2^32 a game.
+        let mut m = t.clone();
+        m.metrics = vec![3 << 32];
+        let ok = TotalsRecord::from(&m);
+        assert_eq!(ok.totals(1, 1), Some(m));
+        let mut bad = ok.clone();
+        bad.metrics = vec![(3 << 32) + 1];
+        assert_eq!(bad.totals(1, 1), None);
+        bad.metrics = vec![i64::MIN];
+        assert_eq!(bad.totals(1, 1), None);
     }
 }

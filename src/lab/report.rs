@@ -68,12 +68,12 @@ impl PairedCounts {
         }
     }
 
-    /// Adds `other`'s counts.
+    /// Adds `other`'s counts (saturating: counts read from files cannot overflow).
     pub fn add(&mut self, other: &PairedCounts) {
-        self.both += other.both;
-        self.only_baseline += other.only_baseline;
-        self.only_cell += other.only_cell;
-        self.neither += other.neither;
+        self.both = self.both.saturating_add(other.both);
+        self.only_baseline = self.only_baseline.saturating_add(other.only_baseline);
+        self.only_cell = self.only_cell.saturating_add(other.only_cell);
+        self.neither = self.neither.saturating_add(other.neither);
     }
 
     /// The number of pairs.
@@ -121,22 +121,26 @@ impl Totals {
         }
     }
 
-    /// Adds `other`'s totals to these.
+    /// Adds `other`'s totals to these. Saturating: totals read from files (work-area chunks,
+    /// shard partials), each checked to add up ([`TotalsRecord::totals`]), cannot overflow a
+    /// sum, whatever their size; the games a run plays are far from any limit.
+    ///
+    /// [`TotalsRecord::totals`]: super::partial::TotalsRecord::totals
     pub fn add(&mut self, other: &Totals) {
-        self.games += other.games;
-        self.wins += other.wins;
-        self.turns += other.turns;
+        self.games = self.games.saturating_add(other.games);
+        self.wins = self.wins.saturating_add(other.wins);
+        self.turns = self.turns.saturating_add(other.turns);
         for (a, b) in self.lost.iter_mut().zip(&other.lost) {
-            *a += b;
+            *a = a.saturating_add(*b);
         }
         for (a, b) in self.metrics.iter_mut().zip(&other.metrics) {
-            *a += b;
+            *a = a.saturating_add(*b);
         }
         if self.turn_histogram.len() < other.turn_histogram.len() {
             self.turn_histogram.resize(other.turn_histogram.len(), 0);
         }
         for (a, b) in self.turn_histogram.iter_mut().zip(&other.turn_histogram) {
-            *a += b;
+            *a = a.saturating_add(*b);
         }
         match (&mut self.paired, &other.paired) {
             (Some(a), Some(b)) => a.add(b),

@@ -27,8 +27,10 @@
 //! committing (an error) removes everything `open` created; [`abandon_reports`], called by a
 //! signal handler before the process exits, does the same for every open report folder and
 //! blocks any commit that has not started (one that has is finished first). A run killed
-//! outright (`SIGKILL`) leaves its staging folder, `.sololab-<pid>-<n>.tmp` beside the report
-//! folder; the next run there removes it (its process is gone) and the report is untouched.
+//! outright (`SIGKILL`) leaves its staging folder, `.sololab-<pid>-<n>-<host tag>.tmp` beside
+//! the report folder; the next run there on the same host and PID namespace removes it (its
+//! process is gone) and the report is untouched. The host tag keeps runs of other cluster
+//! nodes or containers (which may have the same process ids) apart ([`host_tag`]).
 //!
 //! Later files of a report (HTML pages, shard files) are added to the same unit by writing
 //! them into the staging folder before the commit; the marker lists them.
@@ -70,7 +72,8 @@ pub const RUN_TOML_HEADER: &str =
 /// What `open` created and must remove if the report is not committed.
 #[derive(Debug, Default)]
 struct Debris {
-    /// The staging folder (removed with its contents).
+    /// The staging folder (removed with its contents), once this run has created it (empty
+    /// before: a folder of that name made by anyone else is not this run's to remove).
     staging: PathBuf,
     /// The lock file.
     lock: PathBuf,
@@ -80,7 +83,9 @@ struct Debris {
 
 impl Debris {
     fn remove(&self) {
-        let _ = std::fs::remove_dir_all(&self.staging);
+        if !self.staging.as_os_str().is_empty() {
+            let _ = std::fs::remove_dir_all(&self.staging);
+        }
         if !self.lock.as_os_str().is_empty() {
             let _ = std::fs::remove_file(&self.lock);
         }
@@ -151,6 +156,17 @@ impl ReportDir {
     /// [`CreateDir`](ReportError::CreateDir) or [`Write`](ReportError::Write) naming the path
     /// that cannot be created or written.
     pub fn open(out: &Path, files: &[&str]) -> Result<ReportDir, ReportError> {
+        // A symbolic link to a folder is written through: the report goes into the folder it
+        // points to, and the link stays (swapping the staging folder with the link itself
+        // would replace the link and strand the folder's contents).
+        let resolved;
+        let out = match std::fs::symlink_metadata(out) {
+            Ok(m) if m.file_type().is_symlink() => {
+                resolved = std::fs::canonicalize(out).map_err(|e| create_error(out, e))?;
+                resolved.as_path()
+            }
+            _ => out,
+        };
         let Some(name) = out.file_name() else {
             return Err(ReportError::NotAFolderName {
                 path: out.to_path_buf(),
@@ -162,9 +178,13 @@ impl ReportDir {
         };
         let out = parent.join(name);
         let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
-        let staging = parent.join(format!(".sololab-{}-{id}.tmp", std::process::id()));
+        let staging = parent.join(format!(
+            ".sololab-{}-{id}-{}.tmp",
+            std::process::id(),
+            host_tag()
+        ));
         let mut debris = Debris {
-            staging: staging.clone(),
+            staging: PathBuf::new(),
             lock: PathBuf::new(),
             created: Vec::new(),
         };
@@ -236,6 +256,7 @@ impl ReportDir {
         check_same_kind(out, files)?;
         remove_stale_staging(staging.parent().unwrap_or(Path::new(".")));
         std::fs::create_dir(staging).map_err(|e| create_error(staging, e))?;
+        debris.staging = staging.to_path_buf();
         for name in files.iter().chain(&[MARKER]) {
             let path = staging.join(name);
             File::create(&path).map_err(|e| io_error(&out.join(name), e))?;
@@ -420,24 +441,63 @@ fn same_file(_file: &File, path: &Path) -> bool {
     path.exists()
 }
 
-/// Removes the staging folders in `parent` left by runs that were killed (`SIGKILL`: no
-/// handler could clean up): `.sololab-<pid>-<n>.tmp` whose process no longer exists. A folder
-/// of a live process (or of a process id now reused) is left alone.
+/// This host and PID namespace as 16 hex digits (a 64-bit FNV-1a hash of the kernel's boot
+/// id, the hostname and the PID namespace; on systems without `/proc`, of the `HOSTNAME`
+/// variable). Staging folders carry it, so runs whose process ids are not this process's to
+/// compare (other nodes of a cluster on a shared file system; Kubernetes pods, where every run
+/// is process 1) never share a staging name with this run, and this run never judges their
+/// folders stale by its own process table.
+pub(crate) fn host_tag() -> &'static str {
+    static TAG: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    TAG.get_or_init(|| {
+        let mut text = String::new();
+        for file in [
+            "/proc/sys/kernel/random/boot_id",
+            "/proc/sys/kernel/hostname",
+        ] {
+            text.push_str(std::fs::read_to_string(file).unwrap_or_default().trim());
+            text.push('\n');
+        }
+        if let Ok(ns) = std::fs::read_link("/proc/self/ns/pid") {
+            text.push_str(&ns.to_string_lossy());
+        }
+        if text.trim().is_empty() {
+            text = std::env::var("HOSTNAME").unwrap_or_default();
+        }
+        let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+        format!("{hash:016x}")
+    })
+}
+
+/// Removes the staging folders in `parent` left by runs of this host and PID namespace that
+/// were killed (`SIGKILL`: no handler could clean up): `.sololab-<pid>-<n>-<host tag>.tmp`
+/// (or `.old`) with this process's [`host_tag`] whose process no longer exists. A folder of a
+/// live process (or of a process id now reused), of another host or namespace, or of an older
+/// version's naming is left alone.
 fn remove_stale_staging(parent: &Path) {
     let Ok(entries) = std::fs::read_dir(parent) else {
         return;
     };
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
-        let Some(pid) = name
+        let Some(fields) = name
             .strip_prefix(".sololab-")
             .and_then(|r| r.strip_suffix(".tmp").or_else(|| r.strip_suffix(".old")))
-            .and_then(|r| r.split('-').next())
-            .and_then(|p| p.parse::<u32>().ok())
         else {
             continue;
         };
-        if pid != std::process::id() && !process_exists(pid) {
+        let mut fields = fields.split('-');
+        let (Some(pid), Some(_), Some(tag), None) =
+            (fields.next(), fields.next(), fields.next(), fields.next())
+        else {
+            continue;
+        };
+        let Ok(pid) = pid.parse::<u32>() else {
+            continue;
+        };
+        if tag == host_tag() && pid != std::process::id() && !process_exists(pid) {
             let _ = std::fs::remove_dir_all(entry.path());
         }
     }
