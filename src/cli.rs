@@ -626,11 +626,11 @@ fn finish_run(
     }
     if !args.quiet {
         warn(&format!(
-            "{} games in {:.2} s ({:.0} games/s, {} threads); wrote {}",
+            "{} games in {:.2} s ({:.0} games/s, {}); wrote {}",
             report.total_games(),
             report.wall_s,
             report.games_per_s(),
-            report.threads,
+            lab::count(report.threads as u64, "thread"),
             written
                 .iter()
                 .map(|p| p.display().to_string())
@@ -1063,5 +1063,5 @@ fn print_out(text: &str) -> Result<()> {
 /// "1 finished chunk" or "N finished chunks": how `run --resume` and `status` count a work
 /// area's chunks.
 fn chunks_text(n: usize) -> String {
-    format!("{n} finished chunk{}", if n == 1 { "" } else { "s" })
+    lab::count(n as u64, "finished chunk")
 }

@@ -392,9 +392,9 @@ pub fn tune_command(args: &TuneArgs, dir: &Path) -> Result<()> {
     }
     writeln!(
         stdout,
-        "{} candidates in {} sweeps; tuning games {:.1}% -> {:.1}%, held-out games (seed {holdout_seed}) {:.1}% -> {:.1}%",
+        "{} candidates in {}; tuning games {:.1}% -> {:.1}%, held-out games (seed {holdout_seed}) {:.1}% -> {:.1}%",
         tuned.probes.len(),
-        tuned.sweeps,
+        lab::count(tuned.sweeps as u64, "sweep"),
         pct(tuned.start_wins),
         pct(tuned.best_wins),
         pct(tuned.holdout_start_wins),

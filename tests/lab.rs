@@ -332,6 +332,39 @@ fn string_values_are_quoted_in_messages() {
 }
 
 #[test]
+fn one_setting_spelt_two_ways_is_listed_twice() {
+    // Names the games cannot tell apart (case, `_` for a space, surrounding spaces) and
+    // spellings of one whole number would make two identical cells: refused at the second.
+    for (values, second) in [
+        ("[\"1\", \"01\"]", "\"01\""),
+        ("[\"1\", \"+1\"]", "\"+1\""),
+        ("[\"2\", \" 2\"]", "\" 2\""),
+        ("[\"Bastian\", \"bastian\"]", "\"bastian\""),
+        ("[\"Out Through\", \"out_through \"]", "\"out_through \""),
+    ] {
+        let err = Experiment::parse(
+            &experiment("\"coin\"", 10, 1, &format!("[sweep]\nname = {values}\n")),
+            "race.toml",
+        )
+        .unwrap_err();
+        assert!(
+            err.to_string()
+                .ends_with(&format!("axis 'name': value {second} is listed twice")),
+            "{values}: {err}"
+        );
+    }
+    // Different names and numbers stay different cells.
+    for values in [
+        "[\"1\", \"10\"]",
+        "[\"Bastian\", \"Bastian 2\"]",
+        "[\"a_b\", \"ab\"]",
+    ] {
+        let text = experiment("\"coin\"", 10, 1, &format!("[sweep]\nname = {values}\n"));
+        assert!(Experiment::parse(&text, "race.toml").is_ok(), "{values}");
+    }
+}
+
+#[test]
 fn a_key_given_twice_with_set_is_refused() {
     let err = lab::setup_from_pairs::<Race>(&["start=1".into(), "start=2".into()]).unwrap_err();
     assert_eq!(

@@ -466,11 +466,11 @@ impl Experiment {
                     },
                 ));
             }
-            let mut parsed = Vec::new();
+            let mut parsed: Vec<AxisValue> = Vec::new();
             let mut spans = Vec::new();
             for item in values.get_ref() {
                 let v = exp.axis_value(axis, item)?;
-                if parsed.contains(&v) {
+                if parsed.iter().any(|p| same_value(p, &v)) {
                     return Err(exp.error(
                         Some(item.span()),
                         ErrorKind::Duplicate(format!(
@@ -965,6 +965,24 @@ pub(crate) fn quote(s: &str) -> String {
 }
 
 /// A TOML key: bare when it can be.
+/// Whether two sweep values name the same setting: equal values, or two names that the
+/// games' name lookups cannot tell apart (ASCII case, `_` for a space and surrounding spaces
+/// ignored), or two spellings of one whole number (`"1"`, `"01"`, `"+1"`, `" 1"`: a hero
+/// count written as a name). Such a value would make a second, identical cell.
+fn same_value(a: &AxisValue, b: &AxisValue) -> bool {
+    fn name_key(s: &str) -> String {
+        let t = s.trim();
+        match t.strip_prefix('+').unwrap_or(t).parse::<i64>() {
+            Ok(n) => format!("#{n}"),
+            Err(_) => t.replace('_', " ").to_ascii_lowercase(),
+        }
+    }
+    match (a, b) {
+        (AxisValue::Name(x), AxisValue::Name(y)) => name_key(x) == name_key(y),
+        _ => a == b,
+    }
+}
+
 pub(crate) fn key(k: &str) -> String {
     if !k.is_empty()
         && k.chars()

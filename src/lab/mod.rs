@@ -82,7 +82,7 @@ pub use strength::{
     STRENGTH_CSV_HEADER, STRENGTH_STRATEGIES, StrengthRow, measure_strength, strength_csv,
     strength_svg, thread_cpu_seconds,
 };
-pub use table::{fit, terminal_table};
+pub use table::{count, fit, terminal_table};
 pub use tune::{TuneProbe, TuneSpec, TuneStep, Tuned, candidates, tune_weights, tuned_strategy};
 pub use values::{
     IntRange, PROBE_SPAN, REAL_GRID, Range, RealBound, RealRange, Tunable, accepts, accepts_real,

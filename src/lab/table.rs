@@ -147,6 +147,12 @@ fn shorten(text: &str, n: usize) -> String {
 /// left-aligned and the others right-aligned, shortening text columns until the lines fit
 /// `width`: the first of `text` down to [`MIN_TEXT`] characters, then the next, and so on
 /// (see [`terminal_table`]).
+/// `n` and the noun, plural unless `n` is 1: `count(1, "sweep")` is "1 sweep",
+/// `count(3, "finished chunk")` is "3 finished chunks" (English nouns that take an "s").
+pub fn count(n: u64, noun: &str) -> String {
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
+}
+
 pub fn fit(rows: Vec<Vec<String>>, text: &[usize], width: Option<usize>) -> String {
     let columns = rows.first().map_or(0, Vec::len);
     let natural = |c: usize| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0);
@@ -186,6 +192,12 @@ pub fn fit(rows: Vec<Vec<String>>, text: &[usize], width: Option<usize>) -> Stri
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn count_is_singular_for_one_only() {
+        assert_eq!(super::count(1, "sweep"), "1 sweep");
+        assert_eq!(super::count(0, "thread"), "0 threads");
+        assert_eq!(super::count(3, "finished chunk"), "3 finished chunks");
+    }
     use super::*;
     use std::path::Path;
 

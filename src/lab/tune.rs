@@ -335,10 +335,10 @@ pub fn tuned_strategy(
     };
     let header = format!(
         "# Made by `{made_by}`: the weights for {game} changed one at a time (coordinate search,\n\
-         # {} sweeps, {} candidates), each change kept when it won more of the same {} seeded\n\
+         # {}, {} candidates), each change kept when it won more of the same {} seeded\n\
          # games. Tuning games: {} before, {} after. Held-out games (another seed): {} before,\n\
          # {} after. Search parameters copied from strategy {} ({}).\n",
-        tuned.sweeps,
+        super::count(tuned.sweeps as u64, "sweep"),
         tuned.probes.len(),
         tuned.games,
         rate(tuned.start_wins),
