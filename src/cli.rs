@@ -540,9 +540,18 @@ fn merge_command(args: &MergeArgs) -> Result<()> {
 /// games finished so far. Every folder is read before anything is printed.
 fn status_command(args: &StatusArgs) -> Result<()> {
     let mut text = String::new();
-    for (i, dir) in args.dirs.iter().enumerate() {
-        let p = lab::work_area_progress(dir).map_err(anyhow::Error::msg)?;
-        if i > 0 {
+    // Every folder is shown that can be; each one that cannot is one error line (the last one
+    // returned, so the exit status is 2), so one finished shard does not hide the others.
+    let mut failed: Vec<String> = Vec::new();
+    for dir in &args.dirs {
+        let p = match lab::work_area_progress(dir) {
+            Ok(p) => p,
+            Err(e) => {
+                failed.push(e);
+                continue;
+            }
+        };
+        if !text.is_empty() {
             text.push('\n');
         }
         let games: u64 = p.report.cells.iter().map(|c| c.totals.games).sum();
@@ -559,14 +568,19 @@ fn status_command(args: &StatusArgs) -> Result<()> {
             p.report.wall_s
         ));
         let to_go = p.games_to_go();
-        let estimate = if p.report.experiment.precision.is_some() {
-            " (estimated from each cell's win rate so far)"
-        } else {
-            ""
+        let estimate = match (p.report.experiment.precision.is_some(), games > 0) {
+            (true, true) => " (estimated from each cell's win rate so far)",
+            (true, false) => " (at least: no game finished yet to estimate the precision's need)",
+            (false, _) => "",
         };
         let pace = if games > 0 && p.report.wall_s > 0.0 {
-            let hours = to_go as f64 * p.report.wall_s / games as f64 / 3600.0;
-            format!(", about {hours:.1} h of play at the pace of the chunks so far")
+            let seconds = to_go as f64 * p.report.wall_s / games as f64;
+            let time = if seconds < 360.0 {
+                format!("{:.0} min", (seconds / 60.0).ceil())
+            } else {
+                format!("{:.1} h", seconds / 3600.0)
+            };
+            format!(", about {time} of play at the pace of the chunks so far")
         } else {
             String::new()
         };
@@ -580,7 +594,16 @@ fn status_command(args: &StatusArgs) -> Result<()> {
         .write_all(text.as_bytes())
         .and_then(|()| stdout.flush())
         .context("cannot write to standard output")?;
-    Ok(())
+    drop(stdout);
+    match failed.split_last() {
+        None => Ok(()),
+        Some((last, others)) => {
+            for e in others {
+                warn(&format!("sololab: error: {e}"));
+            }
+            Err(anyhow::anyhow!("{last}"))
+        }
+    }
 }
 
 /// Writes a finished run's report, prints its table and the summary line.

@@ -515,6 +515,12 @@ fn an_interrupted_run_resumes_without_replaying_to_the_same_bytes() {
     );
     assert!(!work.exists(), "the work area goes with the finished run");
     refused(&sololab(&["status", p(&out)]), &[p(&out), "no work area"]);
+    // Several folders: each that has a work area is shown, each that has none is one error
+    // line, and the status is 2.
+    let o = sololab(&["status", p(&out), p(&single)]);
+    refused(&o, &[p(&out), "no work area"]);
+    let shown = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(shown.contains("shard 0/1, 1 finished chunk, "), "{shown}");
     let run_toml = read(&out.join("run.toml"));
     let wall: f64 = run_toml
         .lines()
@@ -749,4 +755,47 @@ fn a_run_interrupted_before_its_first_chunk_says_nothing_is_kept() {
     assert!(!err.contains("--resume"), "{err}");
     assert!(!out.join(sololab::lab::WORK).exists());
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_empty_work_area_is_nothing_to_resume_and_the_run_starts_afresh() {
+    // A run killed outright between creating its work area and writing its identity leaves an
+    // empty folder: no finished game is in it, so a run with or without --resume starts
+    // afresh (before, both were refused), and plays the games a fresh run plays.
+    let dir = temp_dir("empty-work");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("tiny.toml");
+    std::fs::write(
+        &file,
+        "name = \"tiny\"\ngame = \"rift\"\nstrategies = [\"random\"]\ngames = 20\nseed = 5\n",
+    )
+    .unwrap();
+    let fresh = dir.join("fresh");
+    ok(&sololab(&["run", p(&file), "--quiet", "--out", p(&fresh)]));
+    for (name, flags) in [("a", &["--resume"][..]), ("b", &[][..])] {
+        let out = dir.join(name);
+        std::fs::create_dir_all(out.join(sololab::lab::WORK)).unwrap();
+        let mut args = vec!["run", p(&file), "--quiet", "--out", p(&out)];
+        args.extend_from_slice(flags);
+        ok(&sololab(&args));
+        assert_eq!(
+            read(&out.join("summary.csv")),
+            read(&fresh.join("summary.csv"))
+        );
+        assert!(!out.join(sololab::lab::WORK).exists());
+    }
+    // A work area with a chunk but no identity is still refused (its games are not thrown away).
+    let out = dir.join("c");
+    let work = out.join(sololab::lab::WORK);
+    std::fs::create_dir_all(&work).unwrap();
+    std::fs::write(work.join("chunk-000000000000000-000000000000010.toml"), "x").unwrap();
+    refused(
+        &sololab(&["run", p(&file), "--quiet", "--resume", "--out", p(&out)]),
+        &["identity.toml"],
+    );
+    assert!(
+        work.join("chunk-000000000000000-000000000000010.toml")
+            .exists()
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -68,6 +68,18 @@ impl WorkArea {
             // Created with the first finished chunk: a run that fails before leaves nothing.
             return Ok(area);
         }
+        // A folder without an identity or any chunk holds no finished game (a run killed
+        // outright between creating it and writing its identity): nothing to resume or to
+        // keep, so the run starts afresh, with or without --resume.
+        let holds_work = dir.join(IDENTITY).exists()
+            || std::fs::read_dir(&dir).map_or(true, |entries| {
+                entries
+                    .flatten()
+                    .any(|e| e.file_name().to_string_lossy().starts_with("chunk-"))
+            });
+        if !holds_work && std::fs::remove_dir_all(&dir).is_ok() {
+            return Ok(area);
+        }
         area.created = true;
         if !resume {
             return Err(format!(
