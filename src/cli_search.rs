@@ -203,7 +203,15 @@ pub fn fit_command(args: &FitArgs, dir: &Path) -> Result<()> {
     let like = args.like.as_deref().unwrap_or(&args.strategy);
     let template = Strategy::named(like, dir).map_err(anyhow::Error::msg)?;
     if matches!(template.kind, sololab::policy::StrategyKind::Random) {
-        bail!("--like {like}: a random strategy takes no weights; name a greedy or mcts strategy");
+        let flag = if args.like.is_some() {
+            "--like"
+        } else {
+            "--strategy"
+        };
+        bail!(
+            "{flag} {like}: a random strategy takes no weights to fit into; give --like a \
+             greedy, beam or mcts strategy"
+        );
     }
     with_game!(kind, G => lab::policy_factory::<G>(&args.strategy, dir).map(|_| ()))
         .map_err(|e| anyhow::anyhow!("{}: {e}", args.game))?;

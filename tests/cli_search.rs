@@ -130,7 +130,20 @@ fn fit_refuses_bad_input_in_one_line_and_writes_nothing() {
         ),
         (
             vec!["fit", "rift", "--strategy", "random", "--games", "5"],
-            "random",
+            "--strategy random: a random strategy takes no weights",
+        ),
+        (
+            vec![
+                "fit",
+                "rift",
+                "--strategy",
+                "greedy",
+                "--like",
+                "random",
+                "--games",
+                "5",
+            ],
+            "--like random: a random strategy takes no weights",
         ),
         (
             vec!["fit", "rift", "--strategy", "greedy", "--games", "0"],
