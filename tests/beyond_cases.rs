@@ -3735,7 +3735,7 @@ fn features_equal_the_reference_reading_along_random_games() {
                 assert_eq!(f, reference_features(&b), "heroes {heroes}, seed {seed}");
                 states += 1;
                 with_wf += (f[3] > 0.0) as u32;
-                with_attach += b.enemies.iter().any(|e| e.attach.len() > 0) as u32;
+                with_attach += b.enemies.iter().any(|e| !e.attach.is_empty()) as u32;
                 b.legal_actions(&mut l);
                 if l.is_empty() {
                     break;
