@@ -287,12 +287,13 @@ pub struct TuneArgs {
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub games: u64,
     /// Seed of the tuning games.
-    #[arg(long, default_value_t = 1,
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true,
           value_parser = clap::value_parser!(u64).range(0..=i64::MAX as u64))]
     pub seed: u64,
     /// Seed of the held-out games the start and the result replay (games 0..N of it; default:
-    /// --seed + 1).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=i64::MAX as u64))]
+    /// --seed + 1, or --seed - 1 when --seed is the largest).
+    #[arg(long, allow_negative_numbers = true,
+          value_parser = clap::value_parser!(u64).range(0..=i64::MAX as u64))]
     pub holdout_seed: Option<u64>,
     /// Sweeps over the weights at most, 1..=100 (the search ends after a sweep that keeps
     /// nothing).
@@ -300,7 +301,8 @@ pub struct TuneArgs {
     pub sweeps: u32,
     /// Games a change must win beyond the best so far to be kept (default: 0.4% of --games,
     /// at least 1).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    #[arg(long, allow_negative_numbers = true,
+          value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub min_gain: Option<u64>,
     /// A setup axis or content value of the games, `KEY=VALUE` (repeatable; as for `play`).
     #[arg(long = "set", value_name = "KEY=VALUE")]

@@ -310,6 +310,46 @@ fn tune_refuses_bad_input_in_one_line_and_writes_nothing() {
             vec!["tune", "gods", "--strategy", "random", "--games", "5"],
             "random",
         ),
+        // A negative number is a bad value of its flag, not an unknown argument.
+        (
+            vec![
+                "tune",
+                "gods",
+                "--strategy",
+                "greedy",
+                "--games",
+                "5",
+                "--min-gain",
+                "-1",
+            ],
+            "invalid value '-1' for '--min-gain",
+        ),
+        (
+            vec![
+                "tune",
+                "gods",
+                "--strategy",
+                "greedy",
+                "--games",
+                "5",
+                "--holdout-seed",
+                "-1",
+            ],
+            "invalid value '-1' for '--holdout-seed",
+        ),
+        (
+            vec![
+                "tune",
+                "gods",
+                "--strategy",
+                "greedy",
+                "--games",
+                "5",
+                "--seed",
+                "-1",
+            ],
+            "invalid value '-1' for '--seed",
+        ),
         (
             vec![
                 "tune",
