@@ -796,8 +796,10 @@ impl Progress for Bar {
 
 /// Plain progress lines on stderr every few seconds, for logs and CI.
 struct Lines {
-    start: Instant,
     last: Mutex<Instant>,
+    /// The games done at the first update and when: a resumed run's kept games are there at
+    /// once, and the pace counts only the games played since.
+    base: Mutex<Option<(u64, Instant)>>,
 }
 
 impl Lines {
@@ -806,14 +808,19 @@ impl Lines {
     fn new() -> Lines {
         let now = Instant::now();
         Lines {
-            start: now,
             last: Mutex::new(now),
+            base: Mutex::new(None),
         }
     }
 }
 
 impl Progress for Lines {
     fn update(&self, done: u64, total: u64) {
+        let (base, since) = *self
+            .base
+            .lock()
+            .expect("progress is updated from one thread")
+            .get_or_insert((done, Instant::now()));
         let mut last = self
             .last
             .lock()
@@ -822,8 +829,13 @@ impl Progress for Lines {
             return;
         }
         *last = Instant::now();
-        let elapsed = self.start.elapsed().as_secs_f64();
-        warn(&lab::progress_line(done, total, elapsed));
+        let elapsed = since.elapsed().as_secs_f64();
+        warn(&lab::progress_line_played(
+            done,
+            done.saturating_sub(base),
+            total,
+            elapsed,
+        ));
     }
 }
 

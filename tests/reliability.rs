@@ -782,6 +782,11 @@ fn messages_say_where_and_in_words() {
         lab::progress_line(5, 10, 5.0),
         "5/10 games (50%), 1 games/s, ETA 5 s"
     );
+    // A resumed run: 40 of its 50 done games were kept, 10 played in 5 s.
+    assert_eq!(
+        lab::progress_line_played(50, 10, 100, 5.0),
+        "50/100 games (50%), 2 games/s, ETA 25 s"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -70,8 +70,8 @@ pub use report_dir::{LOCK, MARKER, RUN_TOML_HEADER, ReportDir, ReportFile, WORK,
 pub use runner::{
     CHUNK_GAMES, CHUNK_MIN_GAMES, Chunk, ChunkStore, MAX_THREADS, NoProgress, NoStore, Progress,
     RAW_CHUNK, RowSink, RunError, RunOptions, Shard, blank_report, games_at_precision,
-    meets_precision, play_game, progress_line, run_experiment, run_experiment_with_progress,
-    thread_pool, try_run_experiment, try_run_shard,
+    meets_precision, play_game, progress_line, progress_line_played, run_experiment,
+    run_experiment_with_progress, thread_pool, try_run_experiment, try_run_shard,
 };
 pub use sensitivity::{
     REAL_STEP, SENSITIVITY_CSV_HEADER, Sensitivity, SensitivityRow, Side, Step, paired, play_wins,

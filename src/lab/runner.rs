@@ -136,8 +136,15 @@ pub trait Progress: Sync {
 /// One progress line: games done, percent, games per second and the time left, which is
 /// `unknown` until a game has finished (never an infinite or undefined number).
 pub fn progress_line(done: u64, total: u64, elapsed_s: f64) -> String {
+    progress_line_played(done, done, total, elapsed_s)
+}
+
+/// [`progress_line`] for a run whose `done` games include some it did not play (a resumed
+/// run's kept chunks): the games per second and the time left count only the `played`
+/// games of the `elapsed_s` seconds.
+pub fn progress_line_played(done: u64, played: u64, total: u64, elapsed_s: f64) -> String {
     let rate = if elapsed_s > 0.0 {
-        done as f64 / elapsed_s
+        played as f64 / elapsed_s
     } else {
         0.0
     };
