@@ -515,6 +515,11 @@ fn an_interrupted_run_resumes_without_replaying_to_the_same_bytes() {
     );
     assert!(!work.exists(), "the work area goes with the finished run");
     refused(&sololab(&["status", p(&out)]), &[p(&out), "no work area"]);
+    // A file is not a folder, and says so.
+    refused(
+        &sololab(&["status", p(&out.join("summary.csv"))]),
+        &["summary.csv", "a file, not a report folder"],
+    );
     // Several folders: each that has a work area is shown, each that has none is one error
     // line, and the status is 2.
     let o = sololab(&["status", p(&out), p(&single)]);

@@ -285,7 +285,12 @@ pub fn work_area_progress(out: &Path) -> Result<WorkProgress, String> {
     let dir = out.join(WORK);
     let shown = dir.display();
     if !out.is_dir() {
-        return Err(format!("{}: no such folder", out.display()));
+        let what = if out.exists() {
+            "a file, not a report folder"
+        } else {
+            "no such folder"
+        };
+        return Err(format!("{}: {what}", out.display()));
     }
     if !dir.is_dir() {
         return Err(format!(
