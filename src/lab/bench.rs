@@ -481,9 +481,16 @@ impl std::str::FromStr for Workload {
             Some(n) => (n, true),
             None => (size, false),
         };
-        let size = match number.parse::<u64>() {
-            Ok(n) if n >= 1 && decisions => GateSize::Decisions(n),
-            Ok(n) if n >= 1 => GateSize::Games(n),
+        // Digits only ("+5" and " 5" are not sizes the workload prints back).
+        let digits = !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit());
+        let parsed = if digits {
+            number.parse::<u64>().ok()
+        } else {
+            None
+        };
+        let size = match parsed {
+            Some(n) if n >= 1 && decisions => GateSize::Decisions(n),
+            Some(n) if n >= 1 => GateSize::Games(n),
             _ => {
                 return Err(format!(
                     "workload '{text}': size '{size}' is not a whole number >= 1 of games \
@@ -662,6 +669,8 @@ mod tests {
             "rift/random/0",
             "rift//3",
             "rift/random/x",
+            "rift/random/+5",
+            "rift/random/+5d",
         ] {
             let e = bad.parse::<Workload>().unwrap_err();
             assert!(e.starts_with(&format!("workload '{bad}'")), "{e}");
