@@ -434,7 +434,7 @@ fn run_typed<G: Game>(experiment: Experiment, args: &RunArgs) -> Result<()> {
         if work.resumed > 0 {
             warn(&format!(
                 "sololab: resumed: {} taken from {}",
-                chunks_text(work.resumed),
+                lab::count(work.resumed as u64, "finished chunk"),
                 work.path().display()
             ));
         }
@@ -564,7 +564,7 @@ fn status_command(args: &StatusArgs) -> Result<()> {
             p.report.experiment.name,
             p.report.game,
             p.shard,
-            chunks_text(p.chunks),
+            lab::count(p.chunks as u64, "finished chunk"),
             p.report.wall_s
         ));
         let to_go = p.games_to_go();
@@ -1093,10 +1093,4 @@ fn print_out(text: &str) -> Result<()> {
         }
         _ => Ok(()),
     }
-}
-
-/// "1 finished chunk" or "N finished chunks": how `run --resume` and `status` count a work
-/// area's chunks.
-fn chunks_text(n: usize) -> String {
-    lab::count(n as u64, "finished chunk")
 }
