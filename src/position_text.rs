@@ -108,6 +108,43 @@ impl<'a> Iterator for PositionLines<'a> {
     }
 }
 
+/// Checks that the first line holding something is `GAME-position 1` and returns its 1-based
+/// number. Every game's position reader calls it first, so a wrong or missing header reads the
+/// same in every game.
+///
+/// # Errors
+/// `empty position` (line 0) when no line holds anything; at the first line: `unsupported
+/// version 'V' (expected 'GAME-position 1')`, `a OTHER position, not a GAME one` when it is
+/// another game's header, or `a GAME position starts with 'GAME-position 1', found 'LINE'`.
+///
+/// # Examples
+/// ```
+/// use sololab::position_text::header;
+/// assert_eq!(header("# made by hand\nrift-position 1\nturn 2\n", "rift"), Ok(2));
+/// assert!(header("gods-position 1\n", "rift").unwrap_err().message.contains("a gods position"));
+/// ```
+pub fn header(text: &str, game: &str) -> Result<usize, PositionError> {
+    let Some(first) = PositionLines::new(text).next() else {
+        return Err(error(0, "empty position"));
+    };
+    let expected = format!("{game}-position 1");
+    let words = first.words();
+    match (first.key().strip_suffix("-position"), &words[1..]) {
+        (Some(g), ["1"]) if g == game => Ok(first.number),
+        (Some(g), v) if g == game => Err(first.error(format!(
+            "unsupported version '{}' (expected '{expected}')",
+            v.join(" ")
+        ))),
+        (Some(other), _) if !other.is_empty() => Err(first.error(format!(
+            "a {other} position, not a {game} one (expected '{expected}')"
+        ))),
+        _ => Err(first.error(format!(
+            "a {game} position starts with '{expected}', found '{}'",
+            first.text
+        ))),
+    }
+}
+
 /// Reads `key=value` words into a map, refusing keys not in `allowed`.
 ///
 /// # Errors
@@ -201,6 +238,51 @@ mod tests {
         assert_eq!(lines.raw_line().map(|l| (l.number, l.text)), Some((3, "")));
         assert_eq!(lines.next().map(|l| (l.number, l.key())), Some((4, "next")));
         assert_eq!(lines.raw_line(), None);
+    }
+
+    #[test]
+    fn the_header_is_the_first_line_and_names_the_game() {
+        assert_eq!(
+            header("\u{feff}\n\nburied-position 1 # v1\n", "buried"),
+            Ok(3)
+        );
+        let cases = [
+            ("", "buried", 0, "empty position"),
+            ("# only a comment\n", "gods", 0, "empty position"),
+            (
+                "\nrift-position 2\n",
+                "rift",
+                2,
+                "unsupported version '2' (expected 'rift-position 1')",
+            ),
+            (
+                "rift-position\n",
+                "rift",
+                1,
+                "unsupported version '' (expected 'rift-position 1')",
+            ),
+            (
+                "beyond-position 1\n",
+                "gods",
+                1,
+                "a beyond position, not a gods one (expected 'gods-position 1')",
+            ),
+            (
+                "turn 3\nrift-position 1\n",
+                "rift",
+                1,
+                "a rift position starts with 'rift-position 1', found 'turn 3'",
+            ),
+            (
+                "-position 1\n",
+                "rift",
+                1,
+                "a rift position starts with 'rift-position 1', found '-position 1'",
+            ),
+        ];
+        for (text, game, line, message) in cases {
+            assert_eq!(header(text, game), Err(error(line, message)), "{text:?}");
+        }
     }
 
     #[test]

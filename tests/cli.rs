@@ -390,6 +390,31 @@ fn play_prints_states_actions_events_and_the_outcome() {
     assert_eq!(stdout(&sololab(&args)), text);
 }
 
+/// A position file of another game gets the same one line in every game
+/// (`position_text::header`), naming both games.
+#[test]
+fn play_names_the_game_of_a_wrong_position_file() {
+    let dir = temp_dir("play-wrong-game");
+    let games = ["rift", "buried", "beyond", "gods"];
+    for from in games {
+        let pos = dir.join(format!("{from}.txt"));
+        std::fs::write(&pos, format!("# saved by hand\n{from}-position 1\n")).unwrap();
+        for to in games.iter().filter(|&&g| g != from) {
+            let o = sololab(&["play", to, "--policy", "random", "--position", path(&pos)]);
+            assert_eq!(o.status.code(), Some(2), "{from} -> {to}");
+            assert_eq!(
+                stderr(&o).trim_end(),
+                format!(
+                    "sololab: error: {}:2: a {from} position, not a {to} one (expected '{to}-position 1')",
+                    pos.display()
+                ),
+                "{from} -> {to}"
+            );
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn play_rejects_bad_input_with_one_line() {
     let dir = temp_dir("play");

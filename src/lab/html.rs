@@ -654,13 +654,13 @@ pub fn page_html(view: &ReportView, charts: &[Chart]) -> String {
         escape(&title)
     ));
     s.push_str(&format!(
-        "<h1>{}</h1>\n<p>Experiment <b>{}</b> on the game <b>{}</b>: {} cells, {} per cell, \
+        "<h1>{}</h1>\n<p>Experiment <b>{}</b> on the game <b>{}</b>: {}, {} per cell, \
          built from commit <code>{}</code>. Every number is in <a href=\"summary.csv\">\
          summary.csv</a>; how the run was made is in <a href=\"run.toml\">run.toml</a>.</p>\n",
         escape(&view.experiment),
         escape(&view.experiment),
         escape(&view.game),
-        view.cells.len(),
+        crate::lab::count(view.cells.len() as u64, "cell"),
         view.games_per_cell(),
         escape(&view.commit)
     ));

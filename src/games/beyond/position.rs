@@ -36,6 +36,7 @@ use super::actions::BeyondAction as A;
 use super::content::{self, Content, NO_CARD};
 use super::state::{Beyond, DECK, HAND, MAX_ATTACH, MAX_ENEMIES, Pending, Phase, Pile, QUEST};
 use crate::game::PositionError;
+use crate::position_text;
 
 fn enc(s: &str) -> String {
     s.replace(' ', "_")
@@ -434,7 +435,7 @@ pub fn parse(text: &str) -> Result<Beyond, PositionError> {
     let c = content;
     let mut b = Beyond::empty(c);
     let card = |s: &str| c.card_index(s);
-    let mut saw_header = false;
+    let header_line = position_text::header(text, "beyond")?;
     for (i, raw) in text.lines().enumerate() {
         let ctx = Ctx {
             line: i + 1,
@@ -446,12 +447,7 @@ pub fn parse(text: &str) -> Result<Beyond, PositionError> {
         }
         let parts: Vec<&str> = l.split_whitespace().collect();
         match parts[0] {
-            "beyond-position" => {
-                if parts.get(1) != Some(&"1") {
-                    return Err(ctx.err("unsupported position version (expected 1)"));
-                }
-                saw_header = true;
-            }
+            "beyond-position" if i + 1 == header_line => {}
             "content" => {}
             "game" => {
                 for (k, v) in kv(&ctx, &parts[1..])? {
@@ -754,12 +750,6 @@ pub fn parse(text: &str) -> Result<Beyond, PositionError> {
             }
             other => return Err(ctx.err(format!("unknown line '{other}'"))),
         }
-    }
-    if !saw_header {
-        return Err(PositionError {
-            line: 1,
-            message: "missing 'beyond-position 1' header".to_string(),
-        });
     }
     check(&b).map_err(|m| PositionError {
         line: 0,

@@ -47,6 +47,7 @@ use super::state::{
     bit, locs,
 };
 use crate::game::PositionError;
+use crate::position_text;
 
 const PHASES: [(&str, Phase); 12] = [
     ("place", Phase::Place),
@@ -411,18 +412,7 @@ pub fn parse(text: &str) -> Result<Buried, PositionError> {
             lines.push((i + 1, l));
         }
     }
-    let Some(&(first_n, first)) = lines.first() else {
-        return Err(PositionError {
-            line: 0,
-            message: "empty position".into(),
-        });
-    };
-    if first != "buried-position 1" {
-        return Err(PositionError {
-            line: first_n,
-            message: format!("expected 'buried-position 1', found '{first}'"),
-        });
-    }
+    position_text::header(text, "buried")?;
     let mut content: &'static Content = content::builtin();
     for &(n, l) in &lines[1..] {
         if let Some(src) = l.strip_prefix("content ") {

@@ -33,6 +33,7 @@ use super::content::{self, ABILITIES, Content, MAX_FATELINGS};
 use super::geometry::Pos;
 use super::state::{FState, Gods, Phase};
 use crate::game::PositionError;
+use crate::position_text;
 
 /// The most actions left (and assets used) a position's `clock` line may give the Scoundrel
 /// phase it is in.
@@ -228,11 +229,7 @@ pub fn parse(text: &str) -> Result<Gods, PositionError> {
         .map(|(i, l)| (i + 1, l.split('#').next().unwrap_or("").trim()))
         .filter(|(_, l)| !l.is_empty())
         .collect();
-    match lines.first() {
-        Some((_, "gods-position 1")) => {}
-        Some((n, _)) => return Err(err(*n, "the first line must be 'gods-position 1'")),
-        None => return Err(err(0, "empty position")),
-    }
+    position_text::header(text, "gods")?;
     let mut content: &'static Content = content::builtin();
     let mut encounter = None;
     for &(n, l) in &lines[1..] {

@@ -54,6 +54,7 @@ use super::content::{self, Content, Dir, Finale, Status};
 use super::state::{Mech, Monster, NO_AIM, Phase, Rift, Step, Tally, Where, st};
 use super::switches;
 use crate::game::PositionError;
+use crate::position_text;
 use crate::position_text::{PositionLines, error, flag, name_word, number, pairs, word_name};
 
 fn coords(b: Bits) -> String {
@@ -439,7 +440,7 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
             ..*m
         };
     }
-    let mut seen_header = false;
+    let header_line = position_text::header(text, "rift")?;
     let mut compass_given = false;
     // 1-based line of each kind of line (0 = absent), for consistency errors.
     let (mut clock_line, mut campaign_line, mut tokens_line) = (0usize, 0usize, 0usize);
@@ -451,12 +452,7 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
         ctx.line = line.number;
         let words = line.words();
         match words[0] {
-            "rift-position" => {
-                if words.get(1) != Some(&"1") {
-                    return Err(ctx.err("unsupported version (expected 'rift-position 1')"));
-                }
-                seen_header = true;
-            }
+            "rift-position" if line.number == header_line => {}
             "content" => {}
             "maps" => {
                 let v = words
@@ -1084,9 +1080,6 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
         }
     }
     ctx.line = 1;
-    if !seen_header {
-        return Err(ctx.err("a position starts with 'rift-position 1'"));
-    }
     if !compass_given {
         r.take_compass_from_card();
     }
