@@ -5,8 +5,8 @@
 
 use super::actions::BeyondAction as A;
 use super::content::{
-    ActType, Board, CardKind, CardOpt, Damage, Effect, EnemyAct, NO_CARD, Response, SimpleAct,
-    Stat, TerrainKind, Win, has_id,
+    ActType, Board, CardKind, CardOpt, Damage, Effect, EnemyAct, Modifiers, NO_CARD, Response,
+    SimpleAct, Stat, TerrainKind, Win, has_id,
 };
 use super::state::{
     AttackCtx, Beyond, Cursor, DefendCtx, EnemyState, MAX_COMMIT, MAX_ENEMIES, Pending, Persist,
@@ -137,11 +137,18 @@ impl Beyond {
     #[inline]
     pub fn enemy_health(&self, e: usize) -> i8 {
         let en = &self.enemies[e];
-        let mut hp = self.content.enemies[en.kind as usize].health as i8 as i16;
-        for &c in en.attach.as_slice() {
-            hp += self.content.cards[c as usize].mods.e_health as i16;
-        }
+        let base = self.content.enemies[en.kind as usize].health as i8 as i16;
+        let hp = self.attached_sum(base, en.attach.as_slice(), |m| m.e_health);
         hp.clamp(-100, 100) as i8
+    }
+
+    /// `base` plus one modifier (`field`) of every card in `attach`: one stat of
+    /// [`attached_stats`](Self::attached_stats) alone, for the hot paths that need only it.
+    #[inline(always)]
+    fn attached_sum(&self, base: i16, attach: &[u8], field: impl Fn(&Modifiers) -> i8) -> i16 {
+        attach.iter().fold(base, |v, &c| {
+            v + field(&self.content.cards[c as usize].mods) as i16
+        })
     }
 
     /// The engagement cost of the enemy in slot `e`.
@@ -149,11 +156,8 @@ impl Beyond {
     pub fn engage_cost(&self, e: usize) -> u8 {
         // The engage part of `enemy_stats` alone (the hot path of the legal list).
         let en = &self.enemies[e];
-        let mut v = self.content.enemies[en.kind as usize].engage as i16;
-        for &c in en.attach.as_slice() {
-            v += self.content.cards[c as usize].mods.e_engage as i16;
-        }
-        clamp0(v)
+        let base = self.content.enemies[en.kind as usize].engage as i16;
+        clamp0(self.attached_sum(base, en.attach.as_slice(), |m| m.e_engage))
     }
 
     /// Stats of the ally in hero `h`'s persistent slot `i`.
