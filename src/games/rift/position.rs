@@ -1079,7 +1079,6 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
             other => return Err(ctx.err(format!("unknown line '{other}'"))),
         }
     }
-    ctx.line = 1;
     if !compass_given {
         r.take_compass_from_card();
     }
