@@ -575,6 +575,7 @@ fn shipped_strategies_load_from_any_directory_and_build_for_race() {
         "mcts-1000-gods-closed",
         "mcts-1000-gods-flat",
         "mcts-1000-gods-prior",
+        "mcts-1000-prior",
         "mcts-200",
         "mcts-200-beyond",
         "mcts-200-buried",
@@ -583,6 +584,7 @@ fn shipped_strategies_load_from_any_directory_and_build_for_race() {
         "mcts-200-gods-closed",
         "mcts-200-gods-flat",
         "mcts-200-gods-prior",
+        "mcts-200-prior",
         "mcts-3000",
         "mcts-3000-gods-prior",
         "mcts-beyond",
@@ -643,6 +645,7 @@ fn a_file_in_the_directory_overrides_the_shipped_strategy() {
             "mcts-1000-gods-closed",
             "mcts-1000-gods-flat",
             "mcts-1000-gods-prior",
+            "mcts-1000-prior",
             "mcts-200",
             "mcts-200-beyond",
             "mcts-200-buried",
@@ -651,6 +654,7 @@ fn a_file_in_the_directory_overrides_the_shipped_strategy() {
             "mcts-200-gods-closed",
             "mcts-200-gods-flat",
             "mcts-200-gods-prior",
+            "mcts-200-prior",
             "mcts-3000",
             "mcts-3000-gods-prior",
             "mcts-beyond",
@@ -741,8 +745,8 @@ fn shipped_strategies_build_for_every_game_they_do_not_name_another_for() {
             }
         }
     }
-    // 19 strategies on all four games (mcts-200-buried and mcts-1000-buried carry every
+    // 21 strategies on all four games (mcts-200-buried and mcts-1000-buried carry every
     // game's weights); mcts-beyond, mcts-200-beyond, mcts-1000-beyond and mcts-beyond-cheat
     // carry Beyond's and the Rift's weights.
-    assert_eq!(built, 19 * 4 + 4 * 2);
+    assert_eq!(built, 21 * 4 + 4 * 2);
 }

@@ -216,6 +216,10 @@ const SHIPPED: &[(&str, &str)] = &[
         "mcts-1000-gods-prior",
         include_str!("../../strategies/mcts-1000-gods-prior.toml"),
     ),
+    (
+        "mcts-1000-prior",
+        include_str!("../../strategies/mcts-1000-prior.toml"),
+    ),
     ("mcts-200", include_str!("../../strategies/mcts-200.toml")),
     (
         "mcts-200-beyond",
@@ -244,6 +248,10 @@ const SHIPPED: &[(&str, &str)] = &[
     (
         "mcts-200-gods-prior",
         include_str!("../../strategies/mcts-200-gods-prior.toml"),
+    ),
+    (
+        "mcts-200-prior",
+        include_str!("../../strategies/mcts-200-prior.toml"),
     ),
     ("mcts-3000", include_str!("../../strategies/mcts-3000.toml")),
     (
@@ -992,6 +1000,7 @@ mod tests {
                 ("mcts-1000-gods-closed", "mcts"),
                 ("mcts-1000-gods-flat", "mcts"),
                 ("mcts-1000-gods-prior", "mcts"),
+                ("mcts-1000-prior", "mcts"),
                 ("mcts-200", "mcts"),
                 ("mcts-200-beyond", "mcts"),
                 ("mcts-200-buried", "mcts"),
@@ -1000,6 +1009,7 @@ mod tests {
                 ("mcts-200-gods-closed", "mcts"),
                 ("mcts-200-gods-flat", "mcts"),
                 ("mcts-200-gods-prior", "mcts"),
+                ("mcts-200-prior", "mcts"),
                 ("mcts-3000", "mcts"),
                 ("mcts-3000-gods-prior", "mcts"),
                 ("mcts-beyond", "mcts"),
@@ -1064,6 +1074,8 @@ mod tests {
             ("mcts-1000-gods", 1000),
             ("mcts-200-gods-prior", 200),
             ("mcts-1000-gods-prior", 1000),
+            ("mcts-200-prior", 200),
+            ("mcts-1000-prior", 1000),
             ("mcts-3000-gods-prior", 3000),
             ("mcts-200-beyond", 200),
             ("mcts-1000-beyond", 1000),
