@@ -500,7 +500,19 @@ fn run_toml_records_each_strategy_with_its_origin_and_definition() {
          [weights.race]\nposition = 1.0\n",
     )
     .unwrap();
-    let text = experiment("\"greedy\", \"mcts-200\", \"coin\", \"closed\"", 4, 1, "");
+    // A beam rollout records its width (always, as the width is what the rollout costs).
+    std::fs::write(
+        dir.join("beamroll.toml"),
+        "kind = \"mcts\"\niterations = 8\nexploration = 0.5\nrollout = \"beam\"\n\
+         rollout_depth = 3\nrollout_samples = 2\n[weights.race]\nposition = 1.0\n",
+    )
+    .unwrap();
+    let text = experiment(
+        "\"greedy\", \"mcts-200\", \"coin\", \"closed\", \"beamroll\"",
+        4,
+        1,
+        "",
+    );
     let e = Experiment::parse(&text, "race.toml").unwrap();
     let plan = Plan::<Race>::new(e, |name| match name {
         "coin" => strategy(name).map(lab::StrategySource::from),
@@ -526,6 +538,14 @@ fn run_toml_records_each_strategy_with_its_origin_and_definition() {
         toml.contains(
             "clairvoyant = false\nprior_visits = 3\nchance_outcomes = 6\ntree_depth = 2\n\n\
              [strategies.closed.weights.race]\n"
+        ),
+        "{toml}"
+    );
+    assert!(
+        toml.contains(
+            "rollout = \"beam\"\nrollout_depth = 3\nrollout_samples = 2\nwidening = 0.0\n\
+             stop_at_chance = false\nsee_hidden = false\nclairvoyant = false\nrollout_width = 200\n\n\
+             [strategies.beamroll.weights.race]\n"
         ),
         "{toml}"
     );

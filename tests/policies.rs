@@ -361,6 +361,48 @@ fn mcts_choice_is_a_function_of_the_state_and_the_policy_stream_on_the_rift() {
     assert!(decisions >= 8, "{decisions}");
 }
 
+#[test]
+fn beam_rollout_choice_is_a_function_of_the_state_and_the_policy_stream_on_the_rift() {
+    // MCTS with beam rollouts (issue 9): the beam plans a Rift turn of both mechs and follows
+    // the plan; each rollout starts without the last rollout's plan, so a policy that has
+    // searched other positions chooses as a fresh one does.
+    let strategy = Strategy::parse(
+        "beam-rollouts",
+        "beam-rollouts.toml",
+        "kind = \"mcts\"\niterations = 24\nexploration = 0.5\nrollout = \"beam\"\n\
+         rollout_width = 6\nrollout_depth = 4\nrollout_samples = 2\n[weights.rift]\n\
+         buildings = 3.0\nmech_hp = 2.0\nmonster_hp = -1.0\n",
+    )
+    .unwrap();
+    let mut policy = strategy.build::<Rift>().unwrap();
+    let mut fresh = strategy.build::<Rift>().unwrap();
+    let setup = RiftSetup::default_setup();
+    let mut legal = Vec::new();
+    let mut decisions = 0;
+    for index in 0..12u64 {
+        let mut state = Rift::new_game(&setup, &mut stream_rng(6, index, Stream::Setup));
+        let mut chance = stream_rng(6, index, Stream::Chance);
+        let mut rng = stream_rng(6, index, Stream::Policy);
+        for _ in 0..1 + index % 6 {
+            state.legal_actions(&mut legal);
+            if legal.is_empty() {
+                break;
+            }
+            let action = legal[below(&mut rng, legal.len() as u32) as usize];
+            state.apply(action, &mut chance);
+        }
+        state.legal_actions(&mut legal);
+        if legal.len() < 2 {
+            continue;
+        }
+        let what = format!("rift game {index}, beam rollouts");
+        check_choice(policy.as_mut(), fresh.as_mut(), &state, &legal, &rng, &what);
+        fresh = strategy.build::<Rift>().unwrap();
+        decisions += 1;
+    }
+    assert!(decisions >= 4, "{decisions}");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Strategy files.
 
@@ -394,7 +436,7 @@ fn each_strategy_file_error_is_one_line_naming_the_file_and_the_key() {
             MCTS_OK.replace("rollout_depth = 5", "rollout_depth = 5\ndepth = 3"),
             "key 'depth': unknown key for kind \"mcts\" \
              (valid: kind, iterations, exploration, rollout, rollout_depth, rollout_samples, \
-             weights, widening, stop_at_chance, see_hidden, clairvoyant, prior_visits, \
+             rollout_width, weights, widening, stop_at_chance, see_hidden, clairvoyant, prior_visits, \
              chance_outcomes, tree_depth)",
         ),
         (
@@ -430,7 +472,31 @@ fn each_strategy_file_error_is_one_line_naming_the_file_and_the_key() {
         (
             "rollout",
             MCTS_OK.replace("\"random\"", "\"smart\""),
-            "key 'rollout': \"smart\" is not allowed (expected \"random\" or \"greedy\")",
+            "key 'rollout': \"smart\" is not allowed \
+             (expected \"random\", \"greedy\" or \"beam\")",
+        ),
+        (
+            "rollout-width-without-beam",
+            MCTS_OK.replace("rollout_depth = 5", "rollout_depth = 5\nrollout_width = 10"),
+            "key 'rollout_width': 10 is not allowed \
+             (expected no value unless rollout = \"beam\" (only a beam rollout has a width))",
+        ),
+        (
+            "rollout-width",
+            MCTS_OK.replace(
+                "rollout = \"random\"\nrollout_depth = 5",
+                "rollout = \"beam\"\nrollout_depth = 5\nrollout_width = 0",
+            ),
+            "key 'rollout_width': 0 is not allowed (expected an integer in 1..=100000)",
+        ),
+        (
+            "beam-rollout-clairvoyant",
+            MCTS_OK.replace(
+                "rollout = \"random\"\nrollout_depth = 5",
+                "rollout = \"beam\"\nrollout_depth = 5\nclairvoyant = true",
+            ),
+            "key 'rollout': \"beam\" is not allowed (expected \"random\" or \"greedy\" \
+             when clairvoyant is true (a beam rollout does not see the true dice))",
         ),
         (
             "type",

@@ -300,6 +300,7 @@ pub(crate) fn strategy_text(
             let rollout = match config.rollout {
                 Rollout::Random => "random",
                 Rollout::Greedy => "greedy",
+                Rollout::Beam => "beam",
             };
             (
                 format!(

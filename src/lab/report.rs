@@ -772,6 +772,7 @@ fn strategy_toml(name: &str, definition: Option<&Strategy>) -> String {
             let rollout = match config.rollout {
                 Rollout::Random => "random",
                 Rollout::Greedy => "greedy",
+                Rollout::Beam => "beam",
             };
             s.push_str(&format!("iterations = {}\n", config.iterations));
             s.push_str(&format!("exploration = {}\n", float(config.exploration)));

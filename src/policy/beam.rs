@@ -80,6 +80,9 @@ pub struct BeamPolicy<G: Game> {
     plan: Vec<(G, G::Action)>,
     /// How far into `plan` the game has come.
     next: usize,
+    /// Whether `choose` determinizes the state it is handed (a player in a game with hidden
+    /// information); `false` inside a search, whose states are already determinized.
+    honest: bool,
 }
 
 impl<G: Game> BeamPolicy<G> {
@@ -106,7 +109,23 @@ impl<G: Game> BeamPolicy<G> {
             line: Vec::with_capacity(depth as usize),
             plan: Vec::with_capacity(depth as usize),
             next: 0,
+            honest: true,
         }
+    }
+
+    /// The same policy as MCTS's rollout policy ([`Rollout::Beam`](super::strategy::Rollout)):
+    /// the state it is handed is already a determinization (honest search) or the truth on
+    /// purpose (`see_hidden`), so it plans on that state as it is.
+    pub(crate) fn in_search(mut self) -> Self {
+        self.honest = false;
+        self
+    }
+
+    /// Drops the plan kept from the last search, so the next decision searches afresh: each
+    /// MCTS rollout starts with this, and no rollout's play depends on the rollouts before it.
+    pub(crate) fn forget_plan(&mut self) {
+        self.plan.clear();
+        self.next = 0;
     }
 
     /// The value of a state whose action drew on chance: the mean score over the samples, the
@@ -230,7 +249,7 @@ impl<G: Game> Policy<G> for BeamPolicy<G> {
         self.next = 0;
         let seed = rng.next_u64();
         let mut root = *state;
-        if G::HIDDEN_INFORMATION {
+        if G::HIDDEN_INFORMATION && self.honest {
             root.determinize(&mut GameRng::seed_from_u64(seed ^ 0xb3a9_d1e7_0f0f_5eed));
         }
         self.search(&root, legal, seed);

@@ -19,8 +19,9 @@ use rand::{Rng, SeedableRng};
 
 use crate::game::{Game, GameRng, Outcome, below};
 
+use super::beam::{BeamPolicy, MAX_WIDTH};
 use super::greedy::{GreedyPolicy, Heuristic};
-use super::strategy::{MAX_ITERATIONS, Rollout};
+use super::strategy::{DEFAULT_ROLLOUT_WIDTH, MAX_ITERATIONS, ROLLOUT_BEAM_DEPTH, Rollout};
 use super::{LIST_ROOM, Policy};
 
 /// The search parameters of [`MctsPolicy`], as validated from a strategy file.
@@ -42,6 +43,10 @@ pub struct MctsConfig {
     /// sample wins 16% of brute_hunt, with four 57%) the rollouts then play far worse than
     /// greedy itself, and the search below greedy. Ignored with random rollouts.
     pub rollout_samples: u32,
+    /// The beam rollout's states kept per depth, `1..=`[`MAX_WIDTH`] (strategy key
+    /// `rollout_width`, default [`DEFAULT_ROLLOUT_WIDTH`]); read only with
+    /// [`Rollout::Beam`], whose lines meet chance with `rollout_samples` samples.
+    pub rollout_width: u32,
     /// Progressive widening, finite and `>= 0`; `0` turns it off. When on, a node's children
     /// are tried in the order of their greedy value (the one-ply look-ahead of
     /// [`GreedyPolicy`], a move scored with its best attack), best first, and a node visited
@@ -115,6 +120,7 @@ impl Default for MctsConfig {
             rollout: Rollout::Greedy,
             rollout_depth: 6,
             rollout_samples: 1,
+            rollout_width: DEFAULT_ROLLOUT_WIDTH,
             widening: 0.0,
             stop_at_chance: false,
             see_hidden: false,
@@ -128,10 +134,14 @@ impl Default for MctsConfig {
 
 impl MctsConfig {
     /// The strategy-file lines (`key = value\n`) of the optional search keys that are not at
-    /// their defaults, in file order: `prior_visits`, `chance_outcomes`, `tree_depth`. Empty for
-    /// a search of the defaults, so a report of such a strategy reads as before these keys.
+    /// their defaults, in file order: `rollout_width` (with a beam rollout, always),
+    /// `prior_visits`, `chance_outcomes`, `tree_depth`. Empty for a search of the defaults, so
+    /// a report of such a strategy reads as before these keys.
     pub fn optional_keys_toml(&self) -> String {
         let mut s = String::new();
+        if self.rollout == Rollout::Beam {
+            s.push_str(&format!("rollout_width = {}\n", self.rollout_width));
+        }
         if self.prior_visits > 0 {
             s.push_str(&format!("prior_visits = {}\n", self.prior_visits));
         }
@@ -229,6 +239,8 @@ pub struct MctsPolicy<G: Game> {
     config: MctsConfig,
     heuristic: Heuristic,
     greedy: Option<GreedyPolicy<G>>,
+    /// The rollout policy with [`Rollout::Beam`].
+    beam: Option<BeamPolicy<G>>,
     nodes: Vec<Node<G::Action>>,
     legal: Vec<G::Action>,
     tried: Vec<bool>,
@@ -305,6 +317,11 @@ impl<G: Game> MctsPolicy<G> {
             config.chance_outcomes == 0 || !config.stop_at_chance,
             "MCTS chance_outcomes and stop_at_chance exclude each other"
         );
+        assert!(
+            config.rollout != Rollout::Beam
+                || (!config.clairvoyant && (1..=MAX_WIDTH).contains(&config.rollout_width)),
+            "MCTS beam rollouts need a width in 1..={MAX_WIDTH} and exclude clairvoyant"
+        );
         let ranker =
             (config.widening > 0.0).then(|| GreedyPolicy::new(weights.clone(), 1).in_search());
         let prior = (config.prior_visits > 0)
@@ -319,15 +336,25 @@ impl<G: Game> MctsPolicy<G> {
             0
         };
         let greedy = match config.rollout {
-            Rollout::Random => None,
+            Rollout::Random | Rollout::Beam => None,
             Rollout::Greedy => {
                 Some(GreedyPolicy::new(weights.clone(), config.rollout_samples).in_search())
             }
         };
+        let beam = (config.rollout == Rollout::Beam).then(|| {
+            BeamPolicy::new(
+                weights.clone(),
+                config.rollout_width,
+                ROLLOUT_BEAM_DEPTH,
+                config.rollout_samples,
+            )
+            .in_search()
+        });
         MctsPolicy {
             config,
             heuristic: Heuristic::new::<G>(weights),
             greedy,
+            beam,
             // An iteration adds at most an action node and, closed loop, an outcome node.
             nodes: Vec::with_capacity(
                 (config.iterations as usize + 1) * if config.chance_outcomes > 0 { 2 } else { 1 },
@@ -875,12 +902,18 @@ impl<G: Game> MctsPolicy<G> {
         max_depth: u32,
     ) -> f64 {
         let mut depth = 0;
+        if let Some(beam) = &mut self.beam {
+            beam.forget_plan();
+        }
         while s.outcome().is_none() && depth < max_depth {
             s.legal_actions(&mut self.legal);
-            let action = match (&mut self.greedy, &*truth) {
-                (Some(greedy), Some(dice)) => greedy.choose_with_dice(s, &self.legal, search, dice),
-                (Some(greedy), None) => greedy.choose(s, &self.legal, search),
-                (None, _) => self.legal[below(search, self.legal.len() as u32) as usize],
+            let action = match (&mut self.greedy, &mut self.beam, &*truth) {
+                (Some(greedy), _, Some(dice)) => {
+                    greedy.choose_with_dice(s, &self.legal, search, dice)
+                }
+                (Some(greedy), _, None) => greedy.choose(s, &self.legal, search),
+                (None, Some(beam), _) => beam.choose(s, &self.legal, search),
+                (None, None, _) => self.legal[below(search, self.legal.len() as u32) as usize],
             };
             if truth.is_some() {
                 self.line.push(action);
@@ -1219,6 +1252,37 @@ mod tests {
         assert_eq!(policy.tree_depth(), 2);
         assert_eq!(policy.nodes[0].visits, 100);
         assert!((1..policy.tree_size() as u32).all(|n| depth(&policy.nodes, n) <= 2));
+    }
+
+    fn beam_rollouts<G: Game>(iterations: u32, width: u32, weights: Vec<f64>) -> MctsPolicy<G> {
+        let config = MctsConfig {
+            iterations,
+            rollout: Rollout::Beam,
+            rollout_width: width,
+            rollout_depth: 10,
+            ..MctsConfig::default()
+        };
+        MctsPolicy::new(config, weights)
+    }
+
+    #[test]
+    fn beam_rollout_search_takes_the_sure_win_and_the_only_chance() {
+        let legal = [RaceAction::Walk, RaceAction::Run];
+        let mut policy = beam_rollouts::<Race>(200, 4, vec![1.0, 0.0]);
+        assert!(policy.beam.is_some() && policy.greedy.is_none());
+        let mut rng = stream_rng(12, 0, Stream::Policy);
+        for _ in 0..5 {
+            let at_nine = Race {
+                position: 9,
+                turn: 3,
+            };
+            assert_eq!(policy.choose(&at_nine, &legal, &mut rng), RaceAction::Walk);
+            let behind = Race {
+                position: 4,
+                turn: 4,
+            };
+            assert_eq!(policy.choose(&behind, &legal, &mut rng), RaceAction::Run);
+        }
     }
 
     #[test]

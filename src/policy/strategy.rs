@@ -12,9 +12,12 @@
 //! kind = "mcts"            # "random" | "greedy" | "mcts" | "beam"
 //! iterations = 200         # mcts: iterations per decision, 1..=10000000
 //! exploration = 1.0        # mcts: UCB1 constant, a finite number >= 0
-//! rollout = "greedy"       # mcts: "random" | "greedy"
+//! rollout = "greedy"       # mcts: "random" | "greedy" | "beam"
 //! rollout_depth = 6        # mcts: player decisions per rollout before the cut-off, >= 1
 //! rollout_samples = 4      # mcts, optional (default 1): greedy rollouts' chance samples
+//!                          # (beam rollouts: samples where a line meets chance)
+//! # rollout_width = 200    # mcts with rollout = "beam", optional (default 200): the beam's
+//!                          # states kept per depth, 1..=100000 (issue 9)
 //! widening = 1.0           # mcts, optional (default 0 = off): progressive widening
 //! stop_at_chance = true    # mcts, optional (default false): the tree ends where chance begins
 //! # see_hidden = true      # mcts, optional (default false): skip determinization and search
@@ -40,8 +43,8 @@
 //! `random` takes only `kind`; `greedy` takes `kind`, `samples`, `weights`; `beam` takes
 //! `kind`, `width`, `depth`, `samples`, `weights` ([`BeamPolicy`]); `mcts` takes
 //! `kind`, `iterations`, `exploration`, `rollout`, `rollout_depth`, `weights` and optionally
-//! `rollout_samples`, `widening`, `stop_at_chance`, `see_hidden`, `clairvoyant`,
-//! `prior_visits`, `chance_outcomes` and `tree_depth`
+//! `rollout_samples`, `rollout_width`, `widening`, `stop_at_chance`, `see_hidden`,
+//! `clairvoyant`, `prior_visits`, `chance_outcomes` and `tree_depth`
 //! ([`MctsConfig`]). Every other key of the kind is required
 //! and no other key is accepted. Weight tables are checked against the
 //! game's features when the strategy is built for a game, and that game's table must exist
@@ -69,6 +72,9 @@ pub const MAX_ITERATIONS: u32 = 10_000_000;
 /// The most chance samples per candidate a greedy strategy may ask for.
 const MAX_SAMPLES: u32 = 10_000;
 
+/// The beam rollout's width when a strategy leaves `rollout_width` out (the shipped beam-200's).
+pub const DEFAULT_ROLLOUT_WIDTH: u32 = 200;
+
 /// The most decisions a beam strategy's lines may hold.
 const MAX_DEPTH: u32 = 10_000;
 
@@ -84,7 +90,20 @@ pub enum Rollout {
     /// [`GreedyPolicy`] on the strategy's weights with one chance sample per candidate
     /// (`rollout = "greedy"`).
     Greedy,
+    /// [`BeamPolicy`] on the strategy's weights (`rollout = "beam"`, issue 9): each rollout
+    /// decision plans to the next chance event or the turn's end, keeping
+    /// [`rollout_width`](MctsConfig::rollout_width) states a depth, lines of at most
+    /// [`ROLLOUT_BEAM_DEPTH`] decisions, a line that meets chance valued over
+    /// [`rollout_samples`](MctsConfig::rollout_samples) samples, and follows its plan while the
+    /// rollout stays on it. A stronger rollout player than greedy at a few times its cost: on
+    /// the Gods the search was capped by what its greedy rollouts could see (results/README.md,
+    /// "gods-search-probes").
+    Beam,
 }
+
+/// The decisions a beam rollout's line may hold ([`Rollout::Beam`]): the shipped beam
+/// strategies' `depth`, far more than a turn of any game takes.
+pub const ROLLOUT_BEAM_DEPTH: u32 = 60;
 
 /// The kinds of policy, with their validated parameters.
 #[derive(Clone, Debug, PartialEq)]
@@ -137,6 +156,9 @@ impl StrategyKind {
                 let rollout_move = match config.rollout {
                     Rollout::Random => 1,
                     Rollout::Greedy => c.saturating_mul(u64::from(config.rollout_samples)),
+                    Rollout::Beam => c
+                        .saturating_mul(u64::from(config.rollout_width))
+                        .saturating_mul(u64::from(config.rollout_samples)),
                 };
                 u64::from(config.iterations)
                     .saturating_mul(u64::from(config.rollout_depth).max(1))
@@ -280,6 +302,7 @@ const MCTS_KEYS: &[&str] = &[
     "rollout",
     "rollout_depth",
     "rollout_samples",
+    "rollout_width",
     "weights",
     "widening",
     "stop_at_chance",
@@ -292,6 +315,7 @@ const MCTS_KEYS: &[&str] = &[
 /// Keys a kind takes that may be left out (they default to the search of earlier versions).
 const OPTIONAL_KEYS: &[&str] = &[
     "rollout_samples",
+    "rollout_width",
     "widening",
     "stop_at_chance",
     "see_hidden",
@@ -399,6 +423,7 @@ impl Strategy {
                         "an integer in 1..=4294967295",
                     )?,
                     rollout_samples: r.rollout_samples()?,
+                    rollout_width: r.rollout_width()?,
                     widening: r.widening()?,
                     stop_at_chance: r.flag("stop_at_chance")?,
                     see_hidden: r.flag("see_hidden")?,
@@ -879,6 +904,35 @@ impl Reader<'_> {
         )
     }
 
+    /// `rollout_width`: an integer in `1..=100000`, 200 when absent; refused unless
+    /// `rollout = "beam"` (no other rollout has a width), and with `clairvoyant = true` (the
+    /// clairvoyant search's rollouts look ahead on the true dice, which the beam does not).
+    fn rollout_width(&self) -> Result<u32, StrategyError> {
+        let w = self.optional_integer(
+            "rollout_width",
+            DEFAULT_ROLLOUT_WIDTH,
+            1,
+            MAX_WIDTH,
+            "an integer in 1..=100000",
+        )?;
+        let beam = self.rollout()? == Rollout::Beam;
+        if !beam && self.table.contains_key("rollout_width") {
+            return Err(self.bad_value(
+                "rollout_width",
+                w,
+                "no value unless rollout = \"beam\" (only a beam rollout has a width)",
+            ));
+        }
+        if beam && self.flag("clairvoyant")? {
+            return Err(self.bad_value(
+                "rollout",
+                "\"beam\"",
+                "\"random\" or \"greedy\" when clairvoyant is true (a beam rollout does not see the true dice)",
+            ));
+        }
+        Ok(w)
+    }
+
     /// `widening`: a finite number >= 0, 0 when absent.
     fn widening(&self) -> Result<f64, StrategyError> {
         let v = match self.table.get("widening") {
@@ -935,9 +989,12 @@ impl Reader<'_> {
         match &self.table["rollout"] {
             Value::String(s) if s == "random" => Ok(Rollout::Random),
             Value::String(s) if s == "greedy" => Ok(Rollout::Greedy),
-            Value::String(s) => {
-                Err(self.bad_value("rollout", format!("\"{s}\""), "\"random\" or \"greedy\""))
-            }
+            Value::String(s) if s == "beam" => Ok(Rollout::Beam),
+            Value::String(s) => Err(self.bad_value(
+                "rollout",
+                format!("\"{s}\""),
+                "\"random\", \"greedy\" or \"beam\"",
+            )),
             v => Err(self.wrong_type("rollout", "a string", v)),
         }
     }
@@ -1047,6 +1104,9 @@ mod tests {
         // Random rollouts: a move a rollout decision; greedy ones score 32 candidates a sample.
         assert_eq!(mcts("random", 7, 1), 10 * 7);
         assert_eq!(mcts("greedy", 7, 2), 10 * 7 * 2 * 32);
+        // Beam rollouts: a beam decision a rollout decision, `rollout_width` states a depth
+        // scored over the samples (the default width is 200).
+        assert_eq!(mcts("beam", 7, 2), 10 * 7 * 200 * 2 * 32);
         // A search cut off at once (not a valid file, but a valid value) still costs its
         // iterations.
         let cut = StrategyKind::Mcts {
