@@ -171,6 +171,40 @@ fn legend_height(items: &[(String, RGBColor)], x: i32, width: i32) -> i32 {
     rows * 20
 }
 
+/// Fills `root` (the whole image, `width` pixels wide) white, writes `heading` centred at its
+/// top and, when given, the legend of `items` under it (starting at pixel x `legend_x`, wrapping
+/// 20 pixels from the right edge, `legend_h` high as [`legend_height`] gives); returns the area
+/// below the head, where the chart goes.
+fn head<'a>(
+    root: &DrawingArea<SVGBackend<'a>, Shift>,
+    width: u32,
+    heading: String,
+    legend_items: Option<(&[(String, RGBColor)], i32, i32)>,
+) -> Result<DrawingArea<SVGBackend<'a>, Shift>, String> {
+    root.fill(&WHITE).map_err(err)?;
+    let legend_h = legend_items.map_or(0, |(_, _, h)| h);
+    let (top, body) = root.split_vertically(36 + legend_h);
+    top.draw(&Text::new(
+        heading,
+        (width as i32 / 2, 8),
+        TextStyle::from((FONT, 16).into_font()).pos(Pos::new(HPos::Center, VPos::Top)),
+    ))
+    .map_err(err)?;
+    if let Some((items, x, _)) = legend_items {
+        legend(&top, items, x, 32, width as i32 - 20)?;
+    }
+    Ok(body)
+}
+
+/// One legend item per name, coloured by its place ([`colour`]).
+fn coloured(names: &[String]) -> Vec<(String, RGBColor)> {
+    names
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.clone(), colour(i)))
+        .collect()
+}
+
 /// Writes the labels of categorical x positions `0..labels.len()` under the plot area
 /// (`root` is the whole image: the chart's backend coordinates are the image's).
 fn x_category_labels<X, Y>(
@@ -204,11 +238,7 @@ fn win_rate_chart(view: &ReportView, axis: Option<usize>) -> Result<Chart, Strin
     let strategies = &view.strategies;
     let s_count = strategies.len().max(1);
     let width = (160 + groups.len() as u32 * (s_count as u32 * 26 + 40)).clamp(640, 2400);
-    let items: Vec<(String, RGBColor)> = strategies
-        .iter()
-        .enumerate()
-        .map(|(i, s)| (s.clone(), colour(i)))
-        .collect();
+    let items = coloured(strategies);
     let legend_h = legend_height(&items, 70, width as i32 - 20);
     let height = 420 + legend_h as u32;
     let (file, heading, axis_name) = match axis {
@@ -222,15 +252,12 @@ fn win_rate_chart(view: &ReportView, axis: Option<usize>) -> Result<Chart, Strin
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
-        root.fill(&WHITE).map_err(err)?;
-        let (top, body) = root.split_vertically(36 + legend_h);
-        top.draw(&Text::new(
+        let body = head(
+            &root,
+            width,
             title(view, &heading),
-            (width as i32 / 2, 8),
-            TextStyle::from((FONT, 16).into_font()).pos(Pos::new(HPos::Center, VPos::Top)),
-        ))
-        .map_err(err)?;
-        legend(&top, &items, 70, 32, width as i32 - 20)?;
+            Some((&items, 70, legend_h)),
+        )?;
         let n = groups.len() as f64;
         let mut chart = ChartBuilder::on(&body)
             .margin(14)
@@ -326,15 +353,12 @@ fn outcomes_chart(view: &ReportView) -> Result<Chart, String> {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
-        root.fill(&WHITE).map_err(err)?;
-        let (top, body) = root.split_vertically(36 + legend_h);
-        top.draw(&Text::new(
+        let body = head(
+            &root,
+            width,
             title(view, "How games ended"),
-            (width as i32 / 2, 8),
-            TextStyle::from((FONT, 16).into_font()).pos(Pos::new(HPos::Center, VPos::Top)),
-        ))
-        .map_err(err)?;
-        legend(&top, &items, 20, 32, width as i32 - 20)?;
+            Some((&items, 20, legend_h)),
+        )?;
         let n = view.cells.len().max(1) as f64;
         let mut chart = ChartBuilder::on(&body)
             .margin(14)
@@ -450,25 +474,18 @@ fn turns_chart(view: &ReportView) -> Result<Chart, String> {
         .max(0.01);
     let y_max = ((top * 1.1) * 20.0).ceil() / 20.0;
     let width = 760u32;
-    let items: Vec<(String, RGBColor)> = strategies
-        .iter()
-        .enumerate()
-        .map(|(i, s)| (s.clone(), colour(i)))
-        .collect();
+    let items = coloured(strategies);
     let legend_h = legend_height(&items, 70, width as i32 - 20);
     let height = 420 + legend_h as u32;
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
-        root.fill(&WHITE).map_err(err)?;
-        let (head, body) = root.split_vertically(36 + legend_h);
-        head.draw(&Text::new(
+        let body = head(
+            &root,
+            width,
             title(view, "Turns per game"),
-            (width as i32 / 2, 8),
-            TextStyle::from((FONT, 16).into_font()).pos(Pos::new(HPos::Center, VPos::Top)),
-        ))
-        .map_err(err)?;
-        legend(&head, &items, 70, 32, width as i32 - 20)?;
+            Some((&items, 70, legend_h)),
+        )?;
         let mut chart = ChartBuilder::on(&body)
             .margin(14)
             .x_label_area_size(44)
@@ -530,14 +547,7 @@ fn mean_turns_chart(view: &ReportView) -> Result<Chart, String> {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
-        root.fill(&WHITE).map_err(err)?;
-        let (head, body) = root.split_vertically(36);
-        head.draw(&Text::new(
-            title(view, "Mean turns per game"),
-            (width as i32 / 2, 8),
-            TextStyle::from((FONT, 16).into_font()).pos(Pos::new(HPos::Center, VPos::Top)),
-        ))
-        .map_err(err)?;
+        let body = head(&root, width, title(view, "Mean turns per game"), None)?;
         let n = view.cells.len().max(1) as f64;
         let mut chart = ChartBuilder::on(&body)
             .margin(14)
@@ -593,25 +603,18 @@ fn ladder_chart(view: &ReportView) -> Result<Chart, String> {
     let ladder = view.ladder.clone().unwrap_or_default();
     let setups = view.setup_labels();
     let width = (200 + ladder.len() as u32 * 140).clamp(640, 2400);
-    let items: Vec<(String, RGBColor)> = setups
-        .iter()
-        .enumerate()
-        .map(|(i, s)| (s.clone(), colour(i)))
-        .collect();
+    let items = coloured(&setups);
     let legend_h = legend_height(&items, 70, width as i32 - 20);
     let height = 420 + legend_h as u32;
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
-        root.fill(&WHITE).map_err(err)?;
-        let (head, body) = root.split_vertically(36 + legend_h);
-        head.draw(&Text::new(
+        let body = head(
+            &root,
+            width,
             title(view, "Skill ladder"),
-            (width as i32 / 2, 8),
-            TextStyle::from((FONT, 16).into_font()).pos(Pos::new(HPos::Center, VPos::Top)),
-        ))
-        .map_err(err)?;
-        legend(&head, &items, 70, 32, width as i32 - 20)?;
+            Some((&items, 70, legend_h)),
+        )?;
         let n = ladder.len().max(1) as f64;
         let mut chart = ChartBuilder::on(&body)
             .margin(14)
