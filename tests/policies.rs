@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use sololab::games::race::{GOAL, Race, RaceAction, TURNS};
 use sololab::games::rift::{Rift, RiftSetup};
-use sololab::policy::{StrategyErrorKind, strategy_names};
+use sololab::policy::{Rollout, StrategyErrorKind, strategy_names};
 use sololab::{Game, GameRng, Outcome, Policy, Strategy, StrategyKind, Stream, below, stream_rng};
 
 // ---------------------------------------------------------------------------------------------
@@ -168,9 +168,16 @@ fn policies_play_every_game<G: Game>(setup: G::Setup) {
         // holds dozens of decisions of ~28 actions each: beam-1000 takes ~25 s a game there).
         let games = match strategy.kind {
             StrategyKind::Mcts { config, .. } => {
+                // A beam rollout decision scores about `rollout_width` states where a
+                // greedy one scores one: a tenth of its width counts as its factor.
+                let beam = match config.rollout {
+                    Rollout::Beam => (u64::from(config.rollout_width) / 10).max(1),
+                    _ => 1,
+                };
                 let work = u64::from(config.iterations)
                     * u64::from(config.rollout_depth)
-                    * u64::from(config.rollout_samples);
+                    * u64::from(config.rollout_samples)
+                    * beam;
                 (20 * 200 * 6 / work.max(1)).clamp(1, 20)
             }
             StrategyKind::Beam { width, .. } => (400 / u64::from(width)).clamp(1, 20),
@@ -643,6 +650,7 @@ fn shipped_strategies_load_from_any_directory_and_build_for_race() {
         "mcts-1000-gods-prior",
         "mcts-1000-prior",
         "mcts-200",
+        "mcts-200-beam",
         "mcts-200-beyond",
         "mcts-200-buried",
         "mcts-200-clairvoyant",
@@ -713,6 +721,7 @@ fn a_file_in_the_directory_overrides_the_shipped_strategy() {
             "mcts-1000-gods-prior",
             "mcts-1000-prior",
             "mcts-200",
+            "mcts-200-beam",
             "mcts-200-beyond",
             "mcts-200-buried",
             "mcts-200-clairvoyant",
@@ -811,8 +820,8 @@ fn shipped_strategies_build_for_every_game_they_do_not_name_another_for() {
             }
         }
     }
-    // 21 strategies on all four games (mcts-200-buried and mcts-1000-buried carry every
-    // game's weights); mcts-beyond, mcts-200-beyond, mcts-1000-beyond and mcts-beyond-cheat
-    // carry Beyond's and the Rift's weights.
-    assert_eq!(built, 21 * 4 + 4 * 2);
+    // 22 strategies on all four games (mcts-200-buried and mcts-1000-buried carry every
+    // game's weights, and so does mcts-200-beam); mcts-beyond, mcts-200-beyond,
+    // mcts-1000-beyond and mcts-beyond-cheat carry Beyond's and the Rift's weights.
+    assert_eq!(built, 22 * 4 + 4 * 2);
 }

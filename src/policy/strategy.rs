@@ -244,6 +244,10 @@ const SHIPPED: &[(&str, &str)] = &[
     ),
     ("mcts-200", include_str!("../../strategies/mcts-200.toml")),
     (
+        "mcts-200-beam",
+        include_str!("../../strategies/mcts-200-beam.toml"),
+    ),
+    (
         "mcts-200-beyond",
         include_str!("../../strategies/mcts-200-beyond.toml"),
     ),
@@ -1059,6 +1063,7 @@ mod tests {
                 ("mcts-1000-gods-prior", "mcts"),
                 ("mcts-1000-prior", "mcts"),
                 ("mcts-200", "mcts"),
+                ("mcts-200-beam", "mcts"),
                 ("mcts-200-beyond", "mcts"),
                 ("mcts-200-buried", "mcts"),
                 ("mcts-200-clairvoyant", "mcts"),
@@ -1135,6 +1140,7 @@ mod tests {
             ("mcts-200-gods-prior", 200),
             ("mcts-1000-gods-prior", 1000),
             ("mcts-200-prior", 200),
+            ("mcts-200-beam", 200),
             ("mcts-1000-prior", 1000),
             ("mcts-3000-gods-prior", 3000),
             ("mcts-200-beyond", 200),
