@@ -336,18 +336,19 @@ fn mcts_choice_is_a_function_of_the_state_and_the_policy_stream_on_race() {
     );
 }
 
-#[test]
-fn mcts_choice_is_a_function_of_the_state_and_the_policy_stream_on_the_rift() {
-    let strategy = Strategy::named("mcts-200", &strategies_dir()).unwrap();
+/// Runs [`check_choice`] for `strategy` at Rift decisions reached by 2 to 9 random decisions
+/// from the default setup, game `index` of `seed` for `index` in `0..games`, each against a
+/// freshly built policy while `policy` keeps whatever it kept from the decisions before.
+/// Returns the decisions checked.
+fn check_rift_choices(strategy: &Strategy, seed: u64, games: u64) -> usize {
     let mut policy = strategy.build::<Rift>().unwrap();
-    let mut fresh = strategy.build::<Rift>().unwrap();
     let setup = RiftSetup::default_setup();
     let mut legal = Vec::new();
     let mut decisions = 0;
-    for index in 0..24u64 {
-        let mut state = Rift::new_game(&setup, &mut stream_rng(5, index, Stream::Setup));
-        let mut chance = stream_rng(5, index, Stream::Chance);
-        let mut rng = stream_rng(5, index, Stream::Policy);
+    for index in 0..games {
+        let mut state = Rift::new_game(&setup, &mut stream_rng(seed, index, Stream::Setup));
+        let mut chance = stream_rng(seed, index, Stream::Chance);
+        let mut rng = stream_rng(seed, index, Stream::Policy);
         // Random play to a decision 2 to 9 decisions in.
         for _ in 0..2 + index % 8 {
             state.legal_actions(&mut legal);
@@ -361,18 +362,27 @@ fn mcts_choice_is_a_function_of_the_state_and_the_policy_stream_on_the_rift() {
         if legal.len() < 2 {
             continue;
         }
-        let what = format!("rift game {index}");
+        let mut fresh = strategy.build::<Rift>().unwrap();
+        let what = format!("rift game {index}, {}", strategy.name);
         check_choice(policy.as_mut(), fresh.as_mut(), &state, &legal, &rng, &what);
         decisions += 1;
     }
+    decisions
+}
+
+#[test]
+fn mcts_choice_is_a_function_of_the_state_and_the_policy_stream_on_the_rift() {
+    let strategy = Strategy::named("mcts-200", &strategies_dir()).unwrap();
+    let decisions = check_rift_choices(&strategy, 5, 24);
     assert!(decisions >= 8, "{decisions}");
 }
 
 #[test]
 fn beam_rollout_choice_is_a_function_of_the_state_and_the_policy_stream_on_the_rift() {
     // MCTS with beam rollouts (issue 9): the beam plans a Rift turn of both mechs and follows
-    // the plan; each rollout starts without the last rollout's plan, so a policy that has
-    // searched other positions chooses as a fresh one does.
+    // the plan. The choice is still a function of the state and the policy stream, and a
+    // policy that has searched other positions chooses as a fresh one does (that each rollout
+    // forgets the last one's plan is tested in `policy::beam`).
     let strategy = Strategy::parse(
         "beam-rollouts",
         "beam-rollouts.toml",
@@ -381,32 +391,7 @@ fn beam_rollout_choice_is_a_function_of_the_state_and_the_policy_stream_on_the_r
          buildings = 3.0\nmech_hp = 2.0\nmonster_hp = -1.0\n",
     )
     .unwrap();
-    let mut policy = strategy.build::<Rift>().unwrap();
-    let mut fresh = strategy.build::<Rift>().unwrap();
-    let setup = RiftSetup::default_setup();
-    let mut legal = Vec::new();
-    let mut decisions = 0;
-    for index in 0..12u64 {
-        let mut state = Rift::new_game(&setup, &mut stream_rng(6, index, Stream::Setup));
-        let mut chance = stream_rng(6, index, Stream::Chance);
-        let mut rng = stream_rng(6, index, Stream::Policy);
-        for _ in 0..1 + index % 6 {
-            state.legal_actions(&mut legal);
-            if legal.is_empty() {
-                break;
-            }
-            let action = legal[below(&mut rng, legal.len() as u32) as usize];
-            state.apply(action, &mut chance);
-        }
-        state.legal_actions(&mut legal);
-        if legal.len() < 2 {
-            continue;
-        }
-        let what = format!("rift game {index}, beam rollouts");
-        check_choice(policy.as_mut(), fresh.as_mut(), &state, &legal, &rng, &what);
-        fresh = strategy.build::<Rift>().unwrap();
-        decisions += 1;
-    }
+    let decisions = check_rift_choices(&strategy, 6, 12);
     assert!(decisions >= 4, "{decisions}");
 }
 

@@ -282,3 +282,61 @@ fn same_to_the_player<G: Game>(a: &G, b: &G) -> bool {
     b.conceal();
     a == b
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{SetupValues, Stream, stream_rng};
+    use crate::games::buried::Buried;
+
+    /// A Buried Beneath turn holds no chance until its attacks (villager placements, moves), so
+    /// the beam's best line runs several decisions: the next decision on the line follows the
+    /// plan without searching (it draws nothing from the policy stream), and after
+    /// `forget_plan` (each MCTS rollout's start) the same decision searches again.
+    #[test]
+    fn a_plan_is_followed_without_a_search_until_it_is_forgotten() {
+        let setup = Buried::resolve_setup(&SetupValues::new()).unwrap();
+        let weights = vec![1.0; Buried::FEATURE_NAMES.len()];
+        let mut beam = BeamPolicy::<Buried>::new(weights, 20, 60, 1).in_search();
+        let mut legal = Vec::new();
+        let mut followed = 0;
+        for index in 0..20 {
+            let mut state = Buried::new_game(&setup, &mut stream_rng(3, index, Stream::Setup));
+            let mut chance = stream_rng(3, index, Stream::Chance);
+            let mut rng = stream_rng(3, index, Stream::Policy);
+            state.legal_actions(&mut legal);
+            if legal.len() < 2 {
+                continue;
+            }
+            let first = beam.choose(&state, &legal, &mut rng);
+            if beam.plan.is_empty() {
+                continue;
+            }
+            let (expected, next) = beam.plan[0];
+            state.apply(first, &mut chance);
+            assert!(
+                state == expected,
+                "game {index}: the plan expected another state"
+            );
+            state.legal_actions(&mut legal);
+            if legal.len() < 2 {
+                continue; // a forced step: played without a search either way
+            }
+            let before = rng.clone();
+            assert_eq!(beam.choose(&state, &legal, &mut rng), next);
+            assert!(
+                rng == before,
+                "game {index}: a followed plan drew from the stream"
+            );
+            beam.forget_plan();
+            assert!(beam.plan.is_empty() && beam.next == 0);
+            beam.choose(&state, &legal, &mut rng);
+            assert!(
+                rng != before,
+                "game {index}: a forgotten plan did not search again"
+            );
+            followed += 1;
+        }
+        assert!(followed >= 5, "{followed} of 20 games had a plan to follow");
+    }
+}

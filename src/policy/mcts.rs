@@ -1076,8 +1076,9 @@ mod tests {
     #[test]
     fn mcts_takes_the_sure_win_and_the_only_chance() {
         let legal = [RaceAction::Walk, RaceAction::Run];
-        for rollout in [Rollout::Random, Rollout::Greedy] {
+        for rollout in [Rollout::Random, Rollout::Greedy, Rollout::Beam] {
             let mut policy = mcts::<Race>(200, rollout, vec![1.0, 0.0]);
+            assert_eq!(policy.beam.is_some(), rollout == Rollout::Beam);
             let mut rng = stream_rng(5, 0, Stream::Policy);
             for _ in 0..10 {
                 let at_nine = Race {
@@ -1252,37 +1253,6 @@ mod tests {
         assert_eq!(policy.tree_depth(), 2);
         assert_eq!(policy.nodes[0].visits, 100);
         assert!((1..policy.tree_size() as u32).all(|n| depth(&policy.nodes, n) <= 2));
-    }
-
-    fn beam_rollouts<G: Game>(iterations: u32, width: u32, weights: Vec<f64>) -> MctsPolicy<G> {
-        let config = MctsConfig {
-            iterations,
-            rollout: Rollout::Beam,
-            rollout_width: width,
-            rollout_depth: 10,
-            ..MctsConfig::default()
-        };
-        MctsPolicy::new(config, weights)
-    }
-
-    #[test]
-    fn beam_rollout_search_takes_the_sure_win_and_the_only_chance() {
-        let legal = [RaceAction::Walk, RaceAction::Run];
-        let mut policy = beam_rollouts::<Race>(200, 4, vec![1.0, 0.0]);
-        assert!(policy.beam.is_some() && policy.greedy.is_none());
-        let mut rng = stream_rng(12, 0, Stream::Policy);
-        for _ in 0..5 {
-            let at_nine = Race {
-                position: 9,
-                turn: 3,
-            };
-            assert_eq!(policy.choose(&at_nine, &legal, &mut rng), RaceAction::Walk);
-            let behind = Race {
-                position: 4,
-                turn: 4,
-            };
-            assert_eq!(policy.choose(&behind, &legal, &mut rng), RaceAction::Run);
-        }
     }
 
     #[test]
