@@ -964,7 +964,6 @@ pub(crate) fn quote(s: &str) -> String {
     toml::Value::String(s.to_string()).to_string()
 }
 
-/// A TOML key: bare when it can be.
 /// Whether two sweep values name the same setting: equal values, or two names that the
 /// games' name lookups cannot tell apart (ASCII case, `_` for a space and surrounding spaces
 /// ignored), or two spellings of one whole number (`"1"`, `"01"`, `"+1"`, `" 1"`: a hero
@@ -983,6 +982,7 @@ fn same_value(a: &AxisValue, b: &AxisValue) -> bool {
     }
 }
 
+/// A TOML key: bare when it can be.
 pub(crate) fn key(k: &str) -> String {
     if !k.is_empty()
         && k.chars()

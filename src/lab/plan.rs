@@ -170,6 +170,26 @@ impl<G: Game> Plan<G> {
             };
             for (v, value) in values.iter().enumerate() {
                 check_kind(axis, &kind, value).map_err(|k| e.sweep_value_error(a, v, k))?;
+                // One setting spelled twice would make a second, identical cell; the
+                // experiment's own check compares names, the game knows its other spellings.
+                let Some(canonical) = G::canonical_axis_value(axis, value) else {
+                    continue;
+                };
+                if let Some(first) = values[..v]
+                    .iter()
+                    .find(|p| G::canonical_axis_value(axis, p).as_ref() == Some(&canonical))
+                {
+                    return Err(e.sweep_value_error(
+                        a,
+                        v,
+                        ErrorKind::Duplicate(format!(
+                            "axis '{axis}': value {} is the same setting as {} listed before \
+                             ({canonical})",
+                            toml_value(value),
+                            toml_value(first)
+                        )),
+                    ));
+                }
             }
         }
 

@@ -24,7 +24,7 @@ use content::{ABILITIES, Content, Win};
 use state::{FState, Fateling, Pending, Phase, Tally};
 
 use crate::game::{
-    Axis, AxisKind, Game, GameRng, NoTrace, PlanStep, SetupError, SetupValues, below,
+    Axis, AxisKind, AxisValue, Game, GameRng, NoTrace, PlanStep, SetupError, SetupValues, below,
 };
 use crate::setup::axis_error;
 
@@ -90,6 +90,30 @@ static AXES: [Axis; 6] = [
 /// One line naming the `abilities` axis: an unknown or repeated ability, a missing one, a value
 /// that is not a whole number, or scores that are not a permutation of `allowed`.
 pub fn parse_abilities(s: &str, allowed: [i8; 4]) -> Result<[i8; 4], SetupError> {
+    let got = read_allocation(s)?;
+    let (mut a, mut b) = (got, allowed);
+    a.sort_unstable();
+    b.sort_unstable();
+    if a != b {
+        let list = |x: [i8; 4]| x.iter().map(i8::to_string).collect::<Vec<_>>().join(",");
+        return Err(axis_error(
+            "abilities",
+            format!(
+                "scores {} are not a permutation of the allowed scores {}",
+                list(got),
+                list(allowed)
+            ),
+        ));
+    }
+    Ok(got)
+}
+
+/// Reads an allocation's scores in ability order ([`ABILITIES`]) from `ABILITY=SCORE` parts in
+/// any order, without checking them against the content's scores.
+///
+/// # Errors
+/// As [`parse_abilities`], but for the permutation.
+fn read_allocation(s: &str) -> Result<[i8; 4], SetupError> {
     let mut out = [None; 4];
     for part in s.split(',') {
         let Some((k, v)) = part.split_once('=') else {
@@ -126,20 +150,6 @@ pub fn parse_abilities(s: &str, allowed: [i8; 4]) -> Result<[i8; 4], SetupError>
                 format!("ability '{}' is missing", ABILITIES[i]),
             )
         })?;
-    }
-    let (mut a, mut b) = (got, allowed);
-    a.sort_unstable();
-    b.sort_unstable();
-    if a != b {
-        let list = |x: [i8; 4]| x.iter().map(i8::to_string).collect::<Vec<_>>().join(",");
-        return Err(axis_error(
-            "abilities",
-            format!(
-                "scores {} are not a permutation of the allowed scores {}",
-                list(got),
-                list(allowed)
-            ),
-        ));
     }
     Ok(got)
 }
@@ -305,6 +315,15 @@ impl Game for Gods {
     };
 
     crate::game::forward_setup!(GodsSetup);
+
+    /// An `abilities` allocation in ability order (`strength=3,aim=2,wits=1,dodge=0`), however
+    /// its parts were ordered or spaced: `aim=2,strength=3,...` is the same build.
+    fn canonical_axis_value(axis: &str, value: &AxisValue) -> Option<String> {
+        match (axis, value) {
+            ("abilities", AxisValue::Name(s)) => read_allocation(s).ok().map(default_allocation),
+            _ => None,
+        }
+    }
 
     fn axis_names(setup: &GodsSetup, axis: &str) -> Vec<String> {
         let c = setup.content;
