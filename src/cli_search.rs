@@ -251,16 +251,7 @@ pub fn fit_command(args: &FitArgs, dir: &Path) -> Result<()> {
     );
     let text = lab::fitted_strategy(&template, kind.name(), &playouts, &fit, &made_by)
         .map_err(anyhow::Error::msg)?;
-    // The written file must load back as a strategy for this game.
-    let name = args
-        .out
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let check = Strategy::parse(&name, &args.out.display().to_string(), &text)
-        .map_err(anyhow::Error::msg)?;
-    with_game!(kind, G => check.build::<G>().map(|_| ())).map_err(anyhow::Error::msg)?;
-    write_file_atomically(&args.out, &text)?;
+    write_strategy_file(kind, &args.out, &text)?;
     let mut stdout = std::io::stdout().lock();
     writeln!(
         stdout,
@@ -378,15 +369,7 @@ pub fn tune_command(args: &TuneArgs, dir: &Path) -> Result<()> {
     );
     let text = lab::tuned_strategy(&strategy, kind.name(), &tuned, &made_by)
         .map_err(anyhow::Error::msg)?;
-    let name = args
-        .out
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let check = Strategy::parse(&name, &args.out.display().to_string(), &text)
-        .map_err(anyhow::Error::msg)?;
-    with_game!(kind, G => check.build::<G>().map(|_| ())).map_err(anyhow::Error::msg)?;
-    write_file_atomically(&args.out, &text)?;
+    write_strategy_file(kind, &args.out, &text)?;
     let pct = |w: u64| 100.0 * w as f64 / tuned.games as f64;
     // The file is written: a closed or full stdout no longer makes this an error.
     let mut stdout: Vec<u8> = Vec::new();
@@ -472,6 +455,23 @@ fn resolve_out_file(path: &Path) -> anyhow::Result<PathBuf> {
         ),
         _ => Ok(target),
     }
+}
+
+/// Writes the strategy file `text` (made by `fit` or `tune`) to `out` once it loads back as a
+/// strategy, named by the file's stem, that builds for game `kind`.
+///
+/// # Errors
+/// The strategy's own one-line error when it does not load or build (nothing written), or the
+/// write's.
+fn write_strategy_file(kind: GameKind, out: &Path, text: &str) -> anyhow::Result<()> {
+    let name = out
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let check =
+        Strategy::parse(&name, &out.display().to_string(), text).map_err(anyhow::Error::msg)?;
+    with_game!(kind, G => check.build::<G>().map(|_| ())).map_err(anyhow::Error::msg)?;
+    write_file_atomically(out, text)
 }
 
 fn write_file_atomically(path: &Path, text: &str) -> anyhow::Result<()> {

@@ -114,6 +114,20 @@ pub fn thread_pool(
     })
 }
 
+/// The worker pool of a run: [`RunOptions::threads`] capped at [`MAX_THREADS`] (`0`: rayon's
+/// choice), threads named `sololab-<i>`; returns the capped count with it.
+///
+/// # Errors
+/// [`RunError::Threads`] when the pool cannot be built.
+fn run_pool(options: &RunOptions) -> Result<(usize, rayon::ThreadPool), RunError> {
+    let threads = options.threads.min(MAX_THREADS);
+    let built = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("sololab-{i}"))
+        .build();
+    Ok((threads, thread_pool(built, threads)?))
+}
+
 /// How to run a plan; nothing here changes the numbers of a report.
 #[derive(Clone, Debug, Default)]
 pub struct RunOptions {
@@ -330,14 +344,7 @@ fn try_run_raw<G: Game>(
     sink: &mut dyn RowSink,
 ) -> Result<Report, RunError> {
     let start = Instant::now();
-    let threads = options.threads.min(MAX_THREADS);
-    let pool = thread_pool(
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .thread_name(|i| format!("sololab-{i}"))
-            .build(),
-        threads,
-    )?;
+    let (threads, pool) = run_pool(options)?;
     let pool_threads = pool.current_num_threads();
     let seed = plan.experiment.seed;
     let total = plan.total_games();
@@ -698,14 +705,7 @@ pub fn try_run_shard<G: Game>(
         ));
     }
     let start = Instant::now();
-    let threads = options.threads.min(MAX_THREADS);
-    let pool = thread_pool(
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .thread_name(|i| format!("sololab-{i}"))
-            .build(),
-        threads,
-    )?;
+    let (threads, pool) = run_pool(options)?;
     let pool_threads = pool.current_num_threads();
     let seed = e.seed;
     let (causes, metric_count) = (G::LOSS_CAUSES.len(), G::METRIC_NAMES.len());
