@@ -179,7 +179,7 @@ fn head<'a>(
     root: &DrawingArea<SVGBackend<'a>, Shift>,
     width: u32,
     heading: String,
-    legend_items: Option<(&[(String, RGBColor)], i32, i32)>,
+    legend_items: Option<(&LegendItems, i32, i32)>,
 ) -> Result<DrawingArea<SVGBackend<'a>, Shift>, String> {
     root.fill(&WHITE).map_err(err)?;
     let legend_h = legend_items.map_or(0, |(_, _, h)| h);
@@ -195,6 +195,9 @@ fn head<'a>(
     }
     Ok(body)
 }
+
+/// A legend's items: a name and its colour each.
+type LegendItems = [(String, RGBColor)];
 
 /// One legend item per name, coloured by its place ([`colour`]).
 fn coloured(names: &[String]) -> Vec<(String, RGBColor)> {
