@@ -1029,6 +1029,37 @@ fn coord(t: u8) -> String {
     )
 }
 
+/// The rows of a map side's grid `field` (its terrain or spawn marks), each with its field
+/// name (`map.left.terrain[2]`) and its tiles, checked one at a time as they are read (so a
+/// row's own errors come before the next row's).
+///
+/// # Errors
+/// One line naming `field` when there are not [`ROWS`] rows; each item, one naming the row
+/// when it does not hold [`SIDE_COLS`] tiles.
+fn grid_rows<'a>(
+    ctx: &'a Ctx,
+    field: &'a str,
+    rows: &'a [String],
+) -> Result<impl Iterator<Item = Result<(String, Vec<char>), SetupError>> + 'a, SetupError> {
+    if rows.len() != ROWS {
+        return Err(ctx.err(field, format!("expected {ROWS} rows, found {}", rows.len())));
+    }
+    Ok(rows.iter().enumerate().map(move |(r, row)| {
+        let f = format!("{field}[{}]", r + 1);
+        let cells: Vec<char> = row.chars().collect();
+        if cells.len() != SIDE_COLS {
+            return Err(ctx.err(
+                &f,
+                format!(
+                    "row '{row}' has {} tiles, expected {SIDE_COLS}",
+                    cells.len()
+                ),
+            ));
+        }
+        Ok((f, cells))
+    }))
+}
+
 /// One map side; `first_spawn` is 1 for L sides (spawns 1-4) and 5 for R sides (5-8).
 fn side(
     ctx: &Ctx,
@@ -1044,25 +1075,9 @@ fn side(
         ));
     };
     let tf = join(key, "terrain");
-    if s.terrain.len() != ROWS {
-        return Err(ctx.err(
-            &tf,
-            format!("expected {ROWS} rows, found {}", s.terrain.len()),
-        ));
-    }
     let mut terrain_grid = [Terrain::Ground; 3 * ROWS];
-    for (r, row) in s.terrain.iter().enumerate() {
-        let f = format!("{tf}[{}]", r + 1);
-        let cells: Vec<char> = row.chars().collect();
-        if cells.len() != SIDE_COLS {
-            return Err(ctx.err(
-                &f,
-                format!(
-                    "row '{row}' has {} tiles, expected {SIDE_COLS}",
-                    cells.len()
-                ),
-            ));
-        }
+    for (r, row) in grid_rows(ctx, &tf, &s.terrain)?.enumerate() {
+        let (f, cells) = row?;
         for (c, &ch) in cells.iter().enumerate() {
             terrain_grid[r * SIDE_COLS + c] = terrain(ch).ok_or_else(|| {
                 ctx.err(
@@ -1077,27 +1092,11 @@ fn side(
     }
 
     let sf = join(key, "spawn");
-    if s.spawn.len() != ROWS {
-        return Err(ctx.err(
-            &sf,
-            format!("expected {ROWS} rows, found {}", s.spawn.len()),
-        ));
-    }
     let last_spawn = first_spawn + 3;
     let mut spawn = [0u8; 3 * ROWS];
     let mut placed: [Option<u8>; 9] = [None; 9];
-    for (r, row) in s.spawn.iter().enumerate() {
-        let f = format!("{sf}[{}]", r + 1);
-        let cells: Vec<char> = row.chars().collect();
-        if cells.len() != SIDE_COLS {
-            return Err(ctx.err(
-                &f,
-                format!(
-                    "row '{row}' has {} tiles, expected {SIDE_COLS}",
-                    cells.len()
-                ),
-            ));
-        }
+    for (r, row) in grid_rows(ctx, &sf, &s.spawn)?.enumerate() {
+        let (f, cells) = row?;
         for (c, &ch) in cells.iter().enumerate() {
             if ch == '.' {
                 continue;
