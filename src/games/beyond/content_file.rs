@@ -7,8 +7,6 @@
 //! unknown-key errors as `SOURCE:LINE:COL: message`; the format's own rules as
 //! `SOURCE: entry 'NAME': field 'a.b': message` (indices in field paths are 1-based).
 
-use std::path::Path;
-
 use serde::Deserialize;
 
 use super::content::{
@@ -17,7 +15,7 @@ use super::content::{
     MAX_CELL, MAX_COLUMNS, Modifiers, PerCount, Response, Scenario, ScenarioAction, SimpleAct,
     Stat, Terrain, TerrainKind, Timing, Win,
 };
-use crate::content::{ContentText, FieldPath, load_cached};
+use crate::content::{ContentText, FieldPath};
 use crate::game::SetupError;
 
 /// Cards in every Hero Deck (Components: 156 Hero cards, 26 for each hero).
@@ -55,15 +53,6 @@ pub fn parse(text: &str, source: &str) -> Result<Content, SetupError> {
     crate::content::parse_with(text, source, |doc, raw: RawFile| {
         Compiler { doc }.compile(raw)
     })
-}
-
-/// Reads and parses a content file and leaks it, so games hold `&'static Content` (each
-/// distinct path is loaded once per process).
-///
-/// # Errors
-/// When the file cannot be read, or as [`parse`]; messages name the file by its path.
-pub fn load(path: &Path) -> Result<&'static Content, SetupError> {
-    load_cached(path, parse)
 }
 
 // ---------------------------------------------------------------------------------------------

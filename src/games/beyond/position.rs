@@ -423,11 +423,13 @@ pub fn parse(text: &str) -> Result<Beyond, PositionError> {
         if let Some(src) = l.trim().strip_prefix("content ") {
             let src = src.trim();
             if src != "builtin" {
-                content = super::content_file::load(std::path::Path::new(src)).map_err(|e| {
-                    PositionError {
-                        line: i + 1,
-                        message: e.0,
-                    }
+                content = crate::content::load_cached(
+                    std::path::Path::new(src),
+                    super::content_file::parse,
+                )
+                .map_err(|e| PositionError {
+                    line: i + 1,
+                    message: e.0,
                 })?;
             }
         }

@@ -1,5 +1,5 @@
 //! Buried Beneath's cards as data: the compiled tables the rules read ([`Content`]) and the one
-//! loader that builds them from TOML ([`parse`], [`load`], [`builtin`]).
+//! loader that builds them from TOML ([`parse`], [`builtin`]; a file by its path through [`crate::content::load_cached`]).
 //!
 //! The file format is documented at the top of `content/buried.toml` (the embedded default);
 //! `CONTENT.md` beside this file gives every value's provenance. The TOML is read by serde
@@ -8,7 +8,6 @@
 //! 'front.paths[1]': unknown place 'Mil Pond' (valid: Mill Pond, Waterwheel)` (indices
 //! 1-based). Syntax and type errors give `file:line:column: message`.
 
-use std::path::Path;
 use std::sync::OnceLock;
 
 use serde::Deserialize;
@@ -330,14 +329,6 @@ static BUILTIN: OnceLock<Content> = OnceLock::new();
 /// Never in a released build: a test checks the embedded file parses.
 pub fn builtin() -> &'static Content {
     BUILTIN.get_or_init(|| parse(BUILTIN_TOML, "builtin").expect("builtin content parses"))
-}
-
-/// Reads and parses a content file once and leaks it, so games hold `&'static Content`.
-///
-/// # Errors
-/// A one-line [`SetupError`] when the file cannot be read or [`parse`] refuses it.
-pub fn load(path: &Path) -> Result<&'static Content, SetupError> {
-    crate::content::load_cached(path, parse)
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -418,10 +418,11 @@ pub fn parse(text: &str) -> Result<Buried, PositionError> {
         if let Some(src) = l.strip_prefix("content ") {
             let src = src.trim();
             if src != "builtin" {
-                content = content::load(std::path::Path::new(src)).map_err(|e| PositionError {
-                    line: n,
-                    message: e.0,
-                })?;
+                content = crate::content::load_cached(std::path::Path::new(src), content::parse)
+                    .map_err(|e| PositionError {
+                        line: n,
+                        message: e.0,
+                    })?;
             }
         }
     }

@@ -9,7 +9,6 @@
 //! `file:line:column:` and the message instead.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use serde::Deserialize;
 
@@ -20,7 +19,7 @@ use super::content::{
     WoundEffect, aspect,
 };
 use super::geometry::{MAX_VERTICES, Nav, Pos, Pt, Shape};
-use crate::content::{ContentText, FieldPath, load_cached};
+use crate::content::{ContentText, FieldPath};
 use crate::game::SetupError;
 
 /// The loss causes an encounter's round limit may name (indices into the game's loss causes).
@@ -43,15 +42,6 @@ pub fn parse(text: &str, source: &str) -> Result<Content, SetupError> {
     crate::content::parse_with(text, source, |doc, raw: RawFile| {
         Compiler { doc }.compile(raw)
     })
-}
-
-/// Reads and parses a content file once per process ([`load_cached`]), so games hold
-/// `&'static Content`.
-///
-/// # Errors
-/// When the file cannot be read, or any error of [`parse`]; messages name the file by its path.
-pub fn load(path: &Path) -> Result<&'static Content, SetupError> {
-    load_cached(path, parse)
 }
 
 // ---------------------------------------------------------------------------------------------

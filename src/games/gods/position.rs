@@ -236,8 +236,11 @@ pub fn parse(text: &str) -> Result<Gods, PositionError> {
         if let Some(src) = l.strip_prefix("content ") {
             let src = src.trim();
             if src != "builtin" {
-                content = super::content_file::load(std::path::Path::new(src))
-                    .map_err(|e| err(n, e.0))?;
+                content = crate::content::load_cached(
+                    std::path::Path::new(src),
+                    super::content_file::parse,
+                )
+                .map_err(|e| err(n, e.0))?;
             }
         }
     }

@@ -15,7 +15,6 @@
 
 use std::collections::HashMap;
 use std::fmt::Display;
-use std::path::Path;
 
 use serde::Deserialize;
 
@@ -25,7 +24,7 @@ use super::content::{
     MonsterCard, MonsterStats, Move, ObjectiveCard, PilotCard, Reward, Shape, SideHit, Slot,
     Status, Terrain, Upgrade,
 };
-use crate::content::{ContentText, FieldPath, load_cached};
+use crate::content::{ContentText, FieldPath};
 use crate::game::SetupError;
 
 /// Mech cards in a content file (Components: 8 Mech cards).
@@ -75,16 +74,6 @@ pub fn parse(text: &str, source: &str) -> Result<Content, SetupError> {
 
 /// How entries are named in errors where the table's key is not the word (`campaign game 2`).
 const LABELS: &[(&str, &str)] = &[("campaign", "campaign game")];
-
-/// Reads and parses a content file once per process ([`load_cached`]), so games hold
-/// `&'static Content`: an experiment naming one file in every cell reads it once.
-///
-/// # Errors
-/// A [`SetupError`] when the file cannot be read, or any error of [`parse`]; messages name the
-/// file by its path.
-pub fn load(path: &Path) -> Result<&'static Content, SetupError> {
-    load_cached(path, parse)
-}
 
 // ---------------------------------------------------------------------------------------------
 // The file as written
@@ -1608,6 +1597,11 @@ mod tests {
         );
         assert_eq!(c.turret_attack.shape, Shape::Line);
         assert_eq!(c.attack_name(&c.turret_attack), "Turret Cannon");
+    }
+
+    /// A content file by its path, as a position file's `content` line loads it.
+    fn load(path: &std::path::Path) -> Result<&'static Content, SetupError> {
+        crate::content::load_cached(path, parse)
     }
 
     #[test]

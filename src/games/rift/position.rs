@@ -412,8 +412,11 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
             ctx.line = line.number;
             let src = line.rest();
             if src != "builtin" {
-                content = super::content_file::load(std::path::Path::new(src))
-                    .map_err(|e| ctx.err(e.0))?;
+                content = crate::content::load_cached(
+                    std::path::Path::new(src),
+                    super::content_file::parse,
+                )
+                .map_err(|e| ctx.err(e.0))?;
             }
         }
     }
