@@ -335,7 +335,7 @@ pub trait Game: Copy + Send + Sync + PartialEq + fmt::Debug + fmt::Display + 'st
     /// sorted), so that two states the player cannot tell apart become equal, and
     /// [`determinize`](Game::determinize) after it samples what the player may be facing.
     /// Closed-loop MCTS keys an action's outcomes by the concealed state
-    /// ([`MctsConfig::chance_outcomes`](crate::policy::mcts::MctsConfig::chance_outcomes)).
+    /// ([`MctsConfig::chance_outcomes`](crate::policy::MctsConfig::chance_outcomes)).
     /// Games without hidden information leave the state as it is.
     fn conceal(&mut self) {}
     /// How `action` relates to its neighbours for planning policies.

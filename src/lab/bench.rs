@@ -243,7 +243,7 @@ impl BenchRow {
 }
 
 /// Measures `strategy` on game `kind`: `games` seeded games (games `0..games` of
-/// [`BENCH_SEED`]; [`bench_games`] when `None`) run by [`run_experiment`] once on one worker
+/// [`BENCH_SEED`]; [`bench_games`] when `None`) run by [`run_experiment`](crate::lab::run_experiment) once on one worker
 /// thread and once on `threads` threads (`0`: one per core). The games use the game's default
 /// setup with the `set` values (`KEY=VALUE`, as `sololab play --set`: an axis or a content
 /// value) in its place. Strategies are looked up in `dir`, then among the shipped ones.

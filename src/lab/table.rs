@@ -11,7 +11,7 @@ use super::stats::{Z95, wilson};
 const MIN_TEXT: usize = 6;
 
 /// The terminal table of `view`, fitted to `width` columns when given (text columns are
-/// shortened with `…`, the widest first, down to [`MIN_TEXT`] characters; a table that still
+/// shortened with `…`, the widest first, down to `MIN_TEXT` characters; a table that still
 /// does not fit is printed as it is, wider than `width`). One line per cell after a header
 /// line; each line ends with `\n` and has no trailing spaces.
 pub fn terminal_table(view: &ReportView, width: Option<usize>) -> String {
@@ -145,7 +145,7 @@ fn shorten(text: &str, n: usize) -> String {
 
 /// Aligns `rows` (the first is the header) in columns two spaces apart, the `text` columns
 /// left-aligned and the others right-aligned, shortening text columns until the lines fit
-/// `width`: the first of `text` down to [`MIN_TEXT`] characters, then the next, and so on
+/// `width`: the first of `text` down to `MIN_TEXT` characters, then the next, and so on
 /// (see [`terminal_table`]).
 /// `n` and the noun, plural unless `n` is 1: `count(1, "sweep")` is "1 sweep",
 /// `count(3, "finished chunk")` is "3 finished chunks" (English nouns that take an "s").

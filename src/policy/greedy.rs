@@ -100,10 +100,10 @@ impl Heuristic {
 /// whether an attack hits); every sample is then used. The determinization does not depend on
 /// the candidate (same state, same generator), so it is done once per sample and decision and
 /// every candidate of the sample starts from that copy and the generator as it left it. Inside
-/// MCTS ([`in_search`](Self::in_search)) the state is looked ahead on as it is handed over.
+/// MCTS (`in_search`) the state is looked ahead on as it is handed over.
 ///
 /// No allocation per decision once the follow-up and tie buffers have grown to the largest
-/// legal-action count seen (they start with [`LIST_ROOM`]).
+/// legal-action count seen (they start with `LIST_ROOM`).
 #[derive(Clone, Debug)]
 pub struct GreedyPolicy<G: Game> {
     heuristic: Heuristic,

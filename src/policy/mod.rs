@@ -45,8 +45,8 @@ pub use greedy::{GreedyPolicy, WIN_BONUS};
 pub use mcts::{MctsConfig, MctsPolicy, cutoff_value};
 pub use random::RandomPolicy;
 pub use strategy::{
-    MAX_ITERATIONS, Rollout, Strategy, StrategyError, StrategyErrorKind, StrategyKind, Weights,
-    strategy_names,
+    DEFAULT_ROLLOUT_WIDTH, MAX_ITERATIONS, ROLLOUT_BEAM_DEPTH, Rollout, Strategy, StrategyError,
+    StrategyErrorKind, StrategyKind, Weights, strategy_names,
 };
 
 /// Chooses the player's actions.

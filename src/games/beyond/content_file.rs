@@ -3,7 +3,7 @@
 //!
 //! The format is documented at the top of `content/beyond.toml` (the embedded default).
 //! Deserializing is serde's (`deny_unknown_fields`) behind the one function [`parse`];
-//! validation is separate ([`Compiler`]). Every error is one line: TOML syntax, type and
+//! validation is separate (`Compiler`). Every error is one line: TOML syntax, type and
 //! unknown-key errors as `SOURCE:LINE:COL: message`; the format's own rules as
 //! `SOURCE: entry 'NAME': field 'a.b': message` (indices in field paths are 1-based).
 

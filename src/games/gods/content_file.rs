@@ -2,7 +2,7 @@
 //! into [`Content`], checking every rule of the format so the rules code can trust its tables.
 //!
 //! Deserializing is serde's (`deny_unknown_fields`) behind the one function [`parse`]; the
-//! checks that follow are separate ([`Compiler`]), so moving to the shared content loader is a
+//! checks that follow are separate (`Compiler`), so moving to the shared content loader is a
 //! few lines. Every error is one line naming the file, the entry and the field, e.g.
 //! `gods.toml: encounter 'sentries': field 'fateling[1].patrol[2]': patrol point (10.50,6.00) is
 //! inside obstacle 1`; indices in field paths are 1-based. Syntax and type errors give

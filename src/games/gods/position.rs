@@ -213,7 +213,7 @@ impl<'a> Fields<'a> {
     }
 }
 
-/// Reads a position written by [`write`] (or by hand).
+/// Reads a position written by [`write()`] (or by hand).
 ///
 /// # Errors
 /// A [`PositionError`] at the line that is wrong: a missing or wrong header, an unknown key or
