@@ -3751,3 +3751,38 @@ fn features_equal_the_reference_reading_along_random_games() {
         "{states} {with_wf} {with_attach}"
     );
 }
+
+#[test]
+fn the_state_display_shows_terrain_attachments_persistent_cards_and_decks() {
+    let b = pos(&format!(
+        "{}hero 1 name=Bastian side=0 points=5 known=0 items=-,-,-,-,-\nhero 1 hand Longsword_Slash\nhero 1 persist 1 card=Stand_Firm owner=1 opt=1 uses=2 attach=-\nenemy 1 kind=Guard area=quest seq=0 attach=Wound:_Gash\nenemy_deck Guard,Acolyte,Guard\nterrain_deck Rubble,Portcullis\nwound_deck Wound:_Gash\nwound_discard Wound:_Bruise,Wound:_Sprain\n{}",
+        game(1, ""),
+        responses(&[(1, 0), (2, 1)])
+    ));
+    let text = b.to_string();
+    // The tutorial's Side Door with one hero: its value from the content file.
+    let door = &content::builtin().terrain[content::builtin()
+        .terrain
+        .iter()
+        .position(|t| t.name == "Side Door")
+        .unwrap()];
+    assert!(
+        text.contains(&format!(
+            "  terrain Side Door in quest: value {}, defense {}\n",
+            door.points[0], door.defense[0]
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains("    in play: Stand Firm (2 uses left)\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("in quest: attack ") && text.contains(" (with Wound: Gash)\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  decks: enemy 3, terrain 2, wound 1 (+2 discarded), response 2\n"),
+        "{text}"
+    );
+}

@@ -839,6 +839,16 @@ pub fn render(b: &Beyond) -> String {
             hs.discard.len(),
             hand.join(", ")
         ));
+        for p in hs.persist.iter().filter(|p| p.card != NO_CARD) {
+            s.push_str(&format!("    in play: {}", b.cname(p.card)));
+            if p.uses > 0 {
+                s.push_str(&format!(" ({} uses left)", p.uses));
+            }
+            if !p.attach.is_empty() {
+                s.push_str(&format!(" with {}", attached_names(b, &p.attach)));
+            }
+            s.push('\n');
+        }
     }
     for (i, e) in b.enemies.iter().enumerate() {
         if e.alive() {
@@ -856,9 +866,39 @@ pub fn render(b: &Beyond) -> String {
                 st.defense,
                 st.health
             ));
+            if !e.attach.is_empty() {
+                s.pop();
+                s.push_str(&format!(" (with {})\n", attached_names(b, &e.attach)));
+            }
         }
     }
+    for &t in b.terrain.as_slice() {
+        let tc = &c.terrain[t as usize];
+        s.push_str(&format!(
+            "  terrain {} in quest: value {}",
+            tc.name,
+            b.per(tc.points)
+        ));
+        if tc.kind != content::TerrainKind::Obstacle {
+            s.push_str(&format!(", defense {}", b.per(tc.defense)));
+        }
+        s.push('\n');
+    }
+    s.push_str(&format!(
+        "  decks: enemy {}, terrain {}, wound {} (+{} discarded), response {}\n",
+        b.enemy_deck.len(),
+        b.terrain_deck.len(),
+        b.wound_deck.len(),
+        b.wound_discard.len(),
+        b.response_deck.len()
+    ));
     s
+}
+
+/// The names of attached Wound/Fatigue cards, comma-separated.
+fn attached_names<const N: usize>(b: &Beyond, attach: &Pile<N>) -> String {
+    let names: Vec<&str> = attach.as_slice().iter().map(|&x| b.cname(x)).collect();
+    names.join(", ")
 }
 
 /// A readable text of an action.
