@@ -555,7 +555,7 @@ fn status_command(args: &StatusArgs) -> Result<()> {
             text.push('\n');
         }
         let games: u64 = p.report.cells.iter().map(|c| c.totals.games).sum();
-        let commit: String = p.commit.chars().take(12).collect();
+        let commit: String = p.identity.commit.chars().take(12).collect();
         text.push_str(&format!(
             "{}: {} ({}), shard {}, {}, {games} games, {:.0} s of play; resume \
              with `sololab run EXP --resume` (and the same --shard and --out) by a binary of \
@@ -563,7 +563,7 @@ fn status_command(args: &StatusArgs) -> Result<()> {
             dir.display(),
             p.report.experiment.name,
             p.report.game,
-            p.shard,
+            p.identity.shard,
             lab::count(p.chunks as u64, "finished chunk"),
             p.report.wall_s
         ));
@@ -585,6 +585,7 @@ fn status_command(args: &StatusArgs) -> Result<()> {
             String::new()
         };
         text.push_str(&format!("to go: {to_go} games{estimate}{pace}\n"));
+        text.push_str(&resume_check(&p));
         let view = lab::ReportView::from_report(&p.report);
         text.push_str(&lab::terminal_table(&view, table_width()));
     }
@@ -603,6 +604,40 @@ fn status_command(args: &StatusArgs) -> Result<()> {
             }
             Err(anyhow::anyhow!("{last}"))
         }
+    }
+}
+
+/// `status`'s line on whether this checkout can resume a work area: its experiment's strategy
+/// names still resolve (in `strategies/` of the working folder, or built in) to the recorded
+/// definitions, its content files are unchanged, and which binary must run it. A name that no
+/// longer resolves, a changed strategy file or content file is said (what differs, at which
+/// line), as `run --resume` would refuse it.
+fn resume_check(p: &lab::WorkProgress) -> String {
+    let recorded = &p.identity;
+    let check = || -> Result<Option<String>> {
+        let kind = p.report.experiment.game_kind()?;
+        with_game!(kind, G => {
+            let plan = Plan::<G>::new(p.report.experiment.clone(), |name| {
+                lab::strategy_source::<G>(name, Path::new(STRATEGIES_DIR))
+            })?;
+            let shard = lab::Shard::parse(&recorded.shard).map_err(anyhow::Error::msg)?;
+            let mut here = lab::RunIdentity::new(&lab::blank_report(&plan), shard);
+            // The commit is said apart: only the definitions and the content are checked here.
+            here.version.clone_from(&recorded.version);
+            here.commit.clone_from(&recorded.commit);
+            Ok(recorded.resume_difference(&here))
+        })
+    };
+    match check() {
+        Ok(None) if recorded.commit == lab::BUILD_COMMIT => {
+            "resumable here: the strategies and content files match, and so does this binary\n"
+                .to_string()
+        }
+        Ok(None) => "resumable here: the strategies and content files match (by a binary of \
+             that commit)\n"
+            .to_string(),
+        Ok(Some(what)) => format!("not resumable here: this checkout has {what}\n"),
+        Err(e) => format!("not resumable here: {e:#}\n"),
     }
 }
 

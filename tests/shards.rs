@@ -402,6 +402,13 @@ fn an_interrupted_run_resumes_without_replaying_to_the_same_bytes() {
         )),
         "{shown}"
     );
+    // This checkout and this binary can resume it.
+    assert!(
+        shown.contains(
+            "\nresumable here: the strategies and content files match, and so does this binary\n"
+        ),
+        "{shown}"
+    );
     // One row a cell (both cells play every chunk), each with the chunks' positions.
     let rows: Vec<&str> = shown.lines().filter(|l| l.starts_with("random")).collect();
     assert_eq!(rows.len(), 2, "{shown}");
@@ -502,6 +509,24 @@ fn an_interrupted_run_resumes_without_replaying_to_the_same_bytes() {
     ok(&o);
     let shown = String::from_utf8_lossy(&o.stdout).into_owned();
     assert!(shown.contains("shard 0/1, 1 finished chunk, "), "{shown}");
+    // A recorded strategy this checkout no longer has: status says resuming would fail (the
+    // name is changed in the identity and in the chunk alike, so the work area stays whole).
+    let gone = dir.join("gone");
+    std::fs::create_dir_all(gone.join(sololab::lab::WORK)).unwrap();
+    for name in ["identity.toml", first.as_str()] {
+        let text = read(&work.join(name));
+        let edited = text.replace("\"random\"", "\"no-longer-here\"");
+        assert_ne!(edited, text, "{name}");
+        std::fs::write(gone.join(sololab::lab::WORK).join(name), edited).unwrap();
+    }
+    let o = sololab(&["status", p(&gone)]);
+    ok(&o);
+    let shown = String::from_utf8_lossy(&o.stdout).into_owned();
+    let line = shown
+        .lines()
+        .find(|l| l.starts_with("not resumable here: "))
+        .unwrap_or_else(|| panic!("{shown}"));
+    assert!(line.contains("no-longer-here"), "{line}");
     // A run without --resume would throw the work away: refused.
     let o = sololab(&["run", p(&file), "--quiet", "--out", p(&out)]);
     refused(&o, &[p(&work), "--resume"]);

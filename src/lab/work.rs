@@ -163,10 +163,9 @@ pub struct WorkProgress {
     /// The run's report shape with every finished chunk's totals added to its cells (cells
     /// that played no finished chunk have 0 games); `wall_s` is the chunks' summed play time.
     pub report: super::Report,
-    /// The identity's commit (the binary that must resume it).
-    pub commit: String,
-    /// The identity's shard, `K/N`.
-    pub shard: String,
+    /// The recorded identity: its `commit` is the binary that must resume it, its `shard`
+    /// is `K/N`.
+    pub identity: RunIdentity,
     /// Finished chunk files.
     pub chunks: usize,
     /// The games a cell plays in this shard at most (the experiment's cap, this shard's share).
@@ -333,8 +332,7 @@ pub fn work_area_progress(out: &Path) -> Result<WorkProgress, String> {
     }
     Ok(WorkProgress {
         report,
-        commit: identity.commit,
-        shard: identity.shard,
+        identity,
         chunks: chunks.len(),
         positions,
     })
