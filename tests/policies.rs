@@ -648,6 +648,8 @@ fn shipped_strategies_load_from_any_directory_and_build_for_race() {
         "mcts-3000-gods-prior",
         "mcts-beyond",
         "mcts-beyond-cheat",
+        "mcts-beyond-deep",
+        "mcts-beyond-deep-cheat",
         "random",
     ];
     assert_eq!(strategy_names(Path::new("/nonexistent")), shipped);
@@ -719,6 +721,10 @@ fn a_file_in_the_directory_overrides_the_shipped_strategy() {
             "mcts-3000-gods-prior",
             "mcts-beyond",
             "mcts-beyond-cheat",
+            "mcts-beyond-deep",
+            "mcts-beyond-deep-cheat",
+            "mcts-beyond-deep",
+            "mcts-beyond-deep-cheat",
             "random"
         ]
     );
@@ -807,6 +813,7 @@ fn shipped_strategies_build_for_every_game_they_do_not_name_another_for() {
     }
     // 22 strategies on all four games (mcts-200-buried and mcts-1000-buried carry every
     // game's weights, and so does mcts-200-beam); mcts-beyond, mcts-200-beyond,
-    // mcts-1000-beyond and mcts-beyond-cheat carry Beyond's and the Rift's weights.
-    assert_eq!(built, 22 * 4 + 4 * 2);
+    // mcts-1000-beyond, mcts-beyond-cheat, mcts-beyond-deep and mcts-beyond-deep-cheat carry
+    // Beyond's and the Rift's weights.
+    assert_eq!(built, 22 * 4 + 6 * 2);
 }

@@ -292,6 +292,14 @@ const SHIPPED: &[(&str, &str)] = &[
         "mcts-beyond-cheat",
         include_str!("../../strategies/mcts-beyond-cheat.toml"),
     ),
+    (
+        "mcts-beyond-deep",
+        include_str!("../../strategies/mcts-beyond-deep.toml"),
+    ),
+    (
+        "mcts-beyond-deep-cheat",
+        include_str!("../../strategies/mcts-beyond-deep-cheat.toml"),
+    ),
     ("random", include_str!("../../strategies/random.toml")),
 ];
 
@@ -1076,6 +1084,8 @@ mod tests {
                 ("mcts-3000-gods-prior", "mcts"),
                 ("mcts-beyond", "mcts"),
                 ("mcts-beyond-cheat", "mcts"),
+                ("mcts-beyond-deep", "mcts"),
+                ("mcts-beyond-deep-cheat", "mcts"),
                 ("random", "random")
             ]
         );
