@@ -723,8 +723,6 @@ fn a_file_in_the_directory_overrides_the_shipped_strategy() {
             "mcts-beyond-cheat",
             "mcts-beyond-deep",
             "mcts-beyond-deep-cheat",
-            "mcts-beyond-deep",
-            "mcts-beyond-deep-cheat",
             "random"
         ]
     );
