@@ -64,8 +64,9 @@ enum Command {
     /// whole run, byte-identical to an unsharded run's summary.csv.
     Merge(MergeArgs),
     /// Show how far an interrupted or running run has got: the finished chunks in its report
-    /// folder's work area, summed per cell (games, wins, interval so far), and the commit whose
-    /// binary resumes it.
+    /// folder's work area, summed per cell (games, wins, interval so far), the commit whose
+    /// binary resumes it, and whether a run from the current folder could resume it (its
+    /// strategies and content files as recorded).
     Status(StatusArgs),
     /// Rebuild the report page (report.html and the charts as SVG) of a report folder from
     /// its files (summary.csv, run.toml; games.csv and pairs.csv when present).
@@ -607,37 +608,57 @@ fn status_command(args: &StatusArgs) -> Result<()> {
     }
 }
 
-/// `status`'s line on whether this checkout can resume a work area: its experiment's strategy
-/// names still resolve (in `strategies/` of the working folder, or built in) to the recorded
-/// definitions, its content files are unchanged, and which binary must run it. A name that no
-/// longer resolves, a changed strategy file or content file is said (what differs, at which
-/// line), as `run --resume` would refuse it.
+/// `status`'s line on whether a run started in the current folder could resume the work area:
+/// the experiment's strategy names resolve (in `strategies/` of the current folder, or built
+/// in) to the recorded definitions, and its content files (paths as recorded, so relative to
+/// the current folder) hold what they held. The answer depends on the folder `status` runs
+/// from, which the line names. The binary is said apart: this one (when the recorded commit
+/// is this binary's), or one of the recorded commit (which `scripts/resume-at-commit.sh`
+/// builds); a commit recorded `-dirty` or `unknown` names code no checkout rebuilds. A
+/// difference (what differs, at which line of the definitions) or an error (a strategy name
+/// that no longer resolves, an unreadable content file) is the stated reason, as
+/// `run --resume` from that folder would refuse it.
 fn resume_check(p: &lab::WorkProgress) -> String {
     let recorded = &p.identity;
+    let folder = std::env::current_dir()
+        .map_or_else(|_| "this folder".to_string(), |d| d.display().to_string());
     let check = || -> Result<Option<String>> {
         let kind = p.report.experiment.game_kind()?;
         with_game!(kind, G => {
             let plan = Plan::<G>::new(p.report.experiment.clone(), |name| {
                 lab::strategy_source::<G>(name, Path::new(STRATEGIES_DIR))
             })?;
-            let shard = lab::Shard::parse(&recorded.shard).map_err(anyhow::Error::msg)?;
-            let mut here = lab::RunIdentity::new(&lab::blank_report(&plan), shard);
-            // The commit is said apart: only the definitions and the content are checked here.
+            let mut here = lab::RunIdentity::new(&lab::blank_report(&plan), lab::Shard::WHOLE);
+            // Only the definitions and the content are compared: the binary is said apart.
+            here.format.clone_from(&recorded.format);
             here.version.clone_from(&recorded.version);
             here.commit.clone_from(&recorded.commit);
+            here.shard.clone_from(&recorded.shard);
             Ok(recorded.resume_difference(&here))
         })
     };
-    match check() {
-        Ok(None) if recorded.commit == lab::BUILD_COMMIT => {
-            "resumable here: the strategies and content files match, and so does this binary\n"
-                .to_string()
-        }
-        Ok(None) => "resumable here: the strategies and content files match (by a binary of \
-             that commit)\n"
+    let rebuildable = !recorded.commit.ends_with("-dirty") && recorded.commit != "unknown";
+    let binary = match (recorded.commit == lab::BUILD_COMMIT, rebuildable) {
+        (true, true) => "by this binary".to_string(),
+        (false, true) => "by a binary of the recorded commit (scripts/resume-at-commit.sh \
+                          builds one)"
             .to_string(),
-        Ok(Some(what)) => format!("not resumable here: this checkout has {what}\n"),
-        Err(e) => format!("not resumable here: {e:#}\n"),
+        (_, false) => format!(
+            "but only by the binary that ran it: its commit '{}' names code no checkout \
+             rebuilds",
+            recorded.commit
+        ),
+    };
+    let hint = "; run status from the folder the run started in, or resume it with \
+                scripts/resume-at-commit.sh";
+    match check() {
+        Ok(None) => {
+            format!("resumable from {folder}: the strategies and content files match, {binary}\n")
+        }
+        Ok(Some(what)) => {
+            format!("not resumable from {folder}: a run here would have {what}{hint}\n")
+        }
+        Err(e) => format!("not resumable from {folder}: {e:#}{hint}\n"),
     }
 }
 

@@ -3754,35 +3754,52 @@ fn features_equal_the_reference_reading_along_random_games() {
 
 #[test]
 fn the_state_display_shows_terrain_attachments_persistent_cards_and_decks() {
+    let c = content::builtin();
+    let terrain = |name: &str| &c.terrain[c.terrain.iter().position(|t| t.name == name).unwrap()];
+    let (door, rubble) = (terrain("Side Door"), terrain("Rubble"));
     let b = pos(&format!(
-        "{}hero 1 name=Bastian side=0 points=5 known=0 items=-,-,-,-,-\nhero 1 hand Longsword_Slash\nhero 1 persist 1 card=Stand_Firm owner=1 opt=1 uses=2 attach=-\nenemy 1 kind=Guard area=quest seq=0 attach=Wound:_Gash\nenemy_deck Guard,Acolyte,Guard\nterrain_deck Rubble,Portcullis\nwound_deck Wound:_Gash\nwound_discard Wound:_Bruise,Wound:_Sprain\n{}",
-        game(1, ""),
+        "game scenario={TUTORIAL} heroes=3 threat=1 round=1 phase=hero pending=none\n\
+         terrain Side_Door,Rubble\n\
+         hero 1 name=Bastian side=0 points=5 known=0 items=-,-,-,-,-\nhero 1 hand Longsword_Slash\n\
+         hero 2 name=Niffil side=0 points=5 known=0 items=-,-,-,-,-\nhero 2 hand -\n\
+         hero 3 name=Elisa side=0 points=5 known=0 items=-,-,-,-,-\nhero 3 hand -\n\
+         hero 1 persist 1 card=Stand_Firm owner=1 opt=1 uses=2 attach=Wound:_Gash\n\
+         hero 2 persist 1 card=Stand_Firm owner=2 opt=1 uses=1 attach=-\n\
+         enemy 1 kind=Guard area=quest seq=0 attach=Wound:_Gash\n\
+         enemy_deck Guard,Acolyte,Guard\nterrain_deck Rubble,Portcullis\n\
+         wound_deck Wound:_Gash\nwound_discard Wound:_Bruise,Wound:_Sprain\n\
+         fatigue_deck Fatigue:_Weary,Fatigue:_Weary\n{}",
         responses(&[(1, 0), (2, 1)])
     ));
     let text = b.to_string();
-    // The tutorial's Side Door with one hero: its value from the content file.
-    let door = &content::builtin().terrain[content::builtin()
-        .terrain
-        .iter()
-        .position(|t| t.name == "Side Door")
-        .unwrap()];
+    let lines: Vec<&str> = text.lines().collect();
+    // Three heroes: each terrain's values for three (a door has a defense, Rubble none).
+    let door_line = format!(
+        "  terrain Side Door in quest: value {}, defense {}",
+        door.points[2], door.defense[2]
+    );
+    let rubble_line = format!("  terrain Rubble in quest: value {}", rubble.points[2]);
+    assert_ne!(door.points[2], door.points[0]);
+    assert!(lines.contains(&door_line.as_str()), "{text}");
+    assert!(lines.contains(&rubble_line.as_str()), "{text}");
     assert!(
-        text.contains(&format!(
-            "  terrain Side Door in quest: value {}, defense {}\n",
-            door.points[0], door.defense[0]
-        )),
+        lines.contains(&"    in play: Stand Firm (2 uses left) with Wound: Gash"),
         "{text}"
     );
     assert!(
-        text.contains("    in play: Stand Firm (2 uses left)\n"),
+        lines.contains(&"    in play: Stand Firm (1 use left)"),
         "{text}"
     );
-    assert!(
-        text.contains("in quest: attack ") && text.contains(" (with Wound: Gash)\n"),
-        "{text}"
+    let guard = b.enemy_stats(0);
+    let enemy_line = format!(
+        "  enemy 1 Guard in quest: attack {} defense {} health {} (with Wound: Gash)",
+        guard.attack, guard.defense, guard.health
     );
+    assert!(lines.contains(&enemy_line.as_str()), "{text}");
     assert!(
-        text.contains("  decks: enemy 3, terrain 2, wound 1 (+2 discarded), response 2\n"),
+        lines.contains(
+            &"  decks: enemy 3, terrain 2, wound 1 (+2 discarded), fatigue 2 (+0 discarded), response 2"
+        ),
         "{text}"
     );
 }

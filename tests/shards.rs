@@ -402,13 +402,24 @@ fn an_interrupted_run_resumes_without_replaying_to_the_same_bytes() {
         )),
         "{shown}"
     );
-    // This checkout and this binary can resume it.
+    // A run from this folder (the crate's, where the run started) can resume it, by this
+    // binary (a build of uncommitted code says it cannot be rebuilt).
+    let line = shown
+        .lines()
+        .find(|l| l.starts_with("resumable from "))
+        .unwrap_or_else(|| panic!("{shown}"));
     assert!(
-        shown.contains(
-            "\nresumable here: the strategies and content files match, and so does this binary\n"
-        ),
-        "{shown}"
+        line.contains(&format!(
+            "resumable from {}: the strategies and content files match, ",
+            env!("CARGO_MANIFEST_DIR")
+        )),
+        "{line}"
     );
+    if sololab::lab::BUILD_COMMIT.ends_with("-dirty") {
+        assert!(line.contains("only by the binary that ran it"), "{line}");
+    } else {
+        assert!(line.ends_with(", by this binary"), "{line}");
+    }
     // One row a cell (both cells play every chunk), each with the chunks' positions.
     let rows: Vec<&str> = shown.lines().filter(|l| l.starts_with("random")).collect();
     assert_eq!(rows.len(), 2, "{shown}");
@@ -524,9 +535,53 @@ fn an_interrupted_run_resumes_without_replaying_to_the_same_bytes() {
     let shown = String::from_utf8_lossy(&o.stdout).into_owned();
     let line = shown
         .lines()
-        .find(|l| l.starts_with("not resumable here: "))
+        .find(|l| l.starts_with("not resumable from "))
         .unwrap_or_else(|| panic!("{shown}"));
-    assert!(line.contains("no-longer-here"), "{line}");
+    assert!(line.contains("unknown strategy 'no-longer-here'"), "{line}");
+    assert!(
+        line.contains("identity.toml (its experiment text):"),
+        "{line}"
+    );
+    // A work area of another commit: resumable, by a binary of that commit.
+    let other_commit = dir.join("other-commit");
+    std::fs::create_dir_all(other_commit.join(sololab::lab::WORK)).unwrap();
+    let recorded = format!("commit = \"{}\"", sololab::lab::BUILD_COMMIT);
+    for name in ["identity.toml", first.as_str()] {
+        let text = read(&work.join(name));
+        let edited = text.replace(
+            &recorded,
+            "commit = \"0123456789abcdef0123456789abcdef01234567\"",
+        );
+        assert_ne!(edited, text, "{name}");
+        std::fs::write(other_commit.join(sololab::lab::WORK).join(name), edited).unwrap();
+    }
+    let o = sololab(&["status", p(&other_commit)]);
+    ok(&o);
+    let shown = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(
+        shown.contains(": the strategies and content files match, by a binary of the recorded commit (scripts/resume-at-commit.sh builds one)\n"),
+        "{shown}"
+    );
+    // A changed strategy definition (here: the recorded one edited) is named with its line.
+    let changed = dir.join("changed");
+    std::fs::create_dir_all(changed.join(sololab::lab::WORK)).unwrap();
+    for name in ["identity.toml", first.as_str()] {
+        let text = read(&work.join(name));
+        let edited = text.replace("kind = \"random\"", "kind = \"random\"\nnote = 1");
+        assert_ne!(edited, text, "{name}");
+        std::fs::write(changed.join(sololab::lab::WORK).join(name), edited).unwrap();
+    }
+    let o = sololab(&["status", p(&changed)]);
+    ok(&o);
+    let shown = String::from_utf8_lossy(&o.stdout).into_owned();
+    let line = shown
+        .lines()
+        .find(|l| l.starts_with("not resumable from "))
+        .unwrap_or_else(|| panic!("{shown}"));
+    assert!(
+        line.contains("a run here would have other strategy definitions (line "),
+        "{line}"
+    );
     // A run without --resume would throw the work away: refused.
     let o = sololab(&["run", p(&file), "--quiet", "--out", p(&out)]);
     refused(&o, &[p(&work), "--resume"]);

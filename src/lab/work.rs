@@ -304,8 +304,10 @@ pub fn work_area_progress(out: &Path) -> Result<WorkProgress, String> {
     let kind = crate::games::GameKind::from_name(&identity.game)
         .map_err(|e| format!("{shown}/{IDENTITY}: {e}"))?;
     let at = format!("{shown}/{IDENTITY}");
+    // Lines and columns of an error count in the recorded experiment text, not in the file.
     let experiment =
-        super::Experiment::parse(&identity.experiment, &at).map_err(|e| e.to_string())?;
+        super::Experiment::parse(&identity.experiment, &format!("{at} (its experiment text)"))
+            .map_err(|e| e.to_string())?;
     if experiment.game != identity.game {
         return Err(format!(
             "{at}: game {:?}, but its experiment is of game {:?}",

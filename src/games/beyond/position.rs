@@ -841,8 +841,10 @@ pub fn render(b: &Beyond) -> String {
         ));
         for p in hs.persist.iter().filter(|p| p.card != NO_CARD) {
             s.push_str(&format!("    in play: {}", b.cname(p.card)));
-            if p.uses > 0 {
-                s.push_str(&format!(" ({} uses left)", p.uses));
+            match p.uses {
+                0 => {}
+                1 => s.push_str(" (1 use left)"),
+                n => s.push_str(&format!(" ({n} uses left)")),
             }
             if !p.attach.is_empty() {
                 s.push_str(&format!(" with {}", attached_names(b, &p.attach)));
@@ -885,11 +887,14 @@ pub fn render(b: &Beyond) -> String {
         s.push('\n');
     }
     s.push_str(&format!(
-        "  decks: enemy {}, terrain {}, wound {} (+{} discarded), response {}\n",
+        "  decks: enemy {}, terrain {}, wound {} (+{} discarded), fatigue {} (+{} discarded), \
+         response {}\n",
         b.enemy_deck.len(),
         b.terrain_deck.len(),
         b.wound_deck.len(),
         b.wound_discard.len(),
+        b.fatigue_deck.len(),
+        b.fatigue_discard.len(),
         b.response_deck.len()
     ));
     s
