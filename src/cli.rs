@@ -556,7 +556,13 @@ fn status_command(args: &StatusArgs) -> Result<()> {
             text.push('\n');
         }
         let games: u64 = p.report.cells.iter().map(|c| c.totals.games).sum();
-        let commit: String = p.identity.commit.chars().take(12).collect();
+        // The hash shortened to 12 characters, keeping a `-dirty` mark.
+        let recorded = p.identity.commit.as_str();
+        let (hash, dirty) = match recorded.strip_suffix("-dirty") {
+            Some(h) => (h, "-dirty"),
+            None => (recorded, ""),
+        };
+        let commit = format!("{}{dirty}", hash.chars().take(12).collect::<String>());
         text.push_str(&format!(
             "{}: {} ({}), shard {}, {}, {games} games, {:.0} s of play; resume \
              with `sololab run EXP --resume` (and the same --shard and --out) by a binary of \

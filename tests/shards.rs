@@ -562,6 +562,30 @@ fn an_interrupted_run_resumes_without_replaying_to_the_same_bytes() {
         shown.contains(": the strategies and content files match, by a binary of the recorded commit (scripts/resume-at-commit.sh builds one)\n"),
         "{shown}"
     );
+    // A work area of uncommitted code keeps its mark in the first line, and says no checkout
+    // rebuilds its binary.
+    let dirty = dir.join("dirty");
+    std::fs::create_dir_all(dirty.join(sololab::lab::WORK)).unwrap();
+    for name in ["identity.toml", first.as_str()] {
+        let text = read(&work.join(name));
+        let edited = text.replace(
+            &recorded,
+            "commit = \"0123456789abcdef0123456789abcdef01234567-dirty\"",
+        );
+        assert_ne!(edited, text, "{name}");
+        std::fs::write(dirty.join(sololab::lab::WORK).join(name), edited).unwrap();
+    }
+    let o = sololab(&["status", p(&dirty)]);
+    ok(&o);
+    let shown = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(
+        shown.contains("by a binary of commit 0123456789ab-dirty\n"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("but only by the binary that ran it: its commit '0123456789abcdef0123456789abcdef01234567-dirty' names code no checkout rebuilds\n"),
+        "{shown}"
+    );
     // A changed strategy definition (here: the recorded one edited) is named with its line.
     let changed = dir.join("changed");
     std::fs::create_dir_all(changed.join(sololab::lab::WORK)).unwrap();
