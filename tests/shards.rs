@@ -520,88 +520,61 @@ fn an_interrupted_run_resumes_without_replaying_to_the_same_bytes() {
     ok(&o);
     let shown = String::from_utf8_lossy(&o.stdout).into_owned();
     assert!(shown.contains("shard 0/1, 1 finished chunk, "), "{shown}");
-    // A recorded strategy this checkout no longer has: status says resuming would fail (the
-    // name is changed in the identity and in the chunk alike, so the work area stays whole).
-    let gone = dir.join("gone");
-    std::fs::create_dir_all(gone.join(sololab::lab::WORK)).unwrap();
-    for name in ["identity.toml", first.as_str()] {
-        let text = read(&work.join(name));
-        let edited = text.replace("\"random\"", "\"no-longer-here\"");
-        assert_ne!(edited, text, "{name}");
-        std::fs::write(gone.join(sololab::lab::WORK).join(name), edited).unwrap();
-    }
-    let o = sololab(&["status", p(&gone)]);
-    ok(&o);
-    let shown = String::from_utf8_lossy(&o.stdout).into_owned();
-    let line = shown
-        .lines()
-        .find(|l| l.starts_with("not resumable from "))
-        .unwrap_or_else(|| panic!("{shown}"));
+    // `status` on a copy of the identity and the first chunk with `from` replaced by `to` in
+    // both (so the copy stays a whole work area): its standard output.
+    let status_of_edited = |name: &str, from: &str, to: &str| {
+        let copy = dir.join(name);
+        std::fs::create_dir_all(copy.join(sololab::lab::WORK)).unwrap();
+        for file in ["identity.toml", first.as_str()] {
+            let text = read(&work.join(file));
+            let edited = text.replace(from, to);
+            assert_ne!(edited, text, "{file}");
+            std::fs::write(copy.join(sololab::lab::WORK).join(file), edited).unwrap();
+        }
+        let o = sololab(&["status", p(&copy)]);
+        ok(&o);
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let not_resumable = |shown: &str| -> String {
+        let line = shown.lines().find(|l| l.starts_with("not resumable from "));
+        line.unwrap_or_else(|| panic!("{shown}")).to_string()
+    };
+    // A recorded strategy this checkout no longer has: status says resuming would fail.
+    let line = not_resumable(&status_of_edited(
+        "gone",
+        "\"random\"",
+        "\"no-longer-here\"",
+    ));
     assert!(line.contains("unknown strategy 'no-longer-here'"), "{line}");
     assert!(
         line.contains("identity.toml (its experiment text):"),
         "{line}"
     );
     // A work area of another commit: resumable, by a binary of that commit.
-    let other_commit = dir.join("other-commit");
-    std::fs::create_dir_all(other_commit.join(sololab::lab::WORK)).unwrap();
     let recorded = format!("commit = \"{}\"", sololab::lab::BUILD_COMMIT);
-    for name in ["identity.toml", first.as_str()] {
-        let text = read(&work.join(name));
-        let edited = text.replace(
-            &recorded,
-            "commit = \"0123456789abcdef0123456789abcdef01234567\"",
-        );
-        assert_ne!(edited, text, "{name}");
-        std::fs::write(other_commit.join(sololab::lab::WORK).join(name), edited).unwrap();
-    }
-    let o = sololab(&["status", p(&other_commit)]);
-    ok(&o);
-    let shown = String::from_utf8_lossy(&o.stdout).into_owned();
+    let hash = "0123456789abcdef0123456789abcdef01234567";
+    let shown = status_of_edited("other-commit", &recorded, &format!("commit = \"{hash}\""));
     assert!(
         shown.contains(": the strategies and content files match, by a binary of the recorded commit (scripts/resume-at-commit.sh builds one)\n"),
         "{shown}"
     );
     // A work area of uncommitted code keeps its mark in the first line, and says no checkout
     // rebuilds its binary.
-    let dirty = dir.join("dirty");
-    std::fs::create_dir_all(dirty.join(sololab::lab::WORK)).unwrap();
-    for name in ["identity.toml", first.as_str()] {
-        let text = read(&work.join(name));
-        let edited = text.replace(
-            &recorded,
-            "commit = \"0123456789abcdef0123456789abcdef01234567-dirty\"",
-        );
-        assert_ne!(edited, text, "{name}");
-        std::fs::write(dirty.join(sololab::lab::WORK).join(name), edited).unwrap();
-    }
-    let o = sololab(&["status", p(&dirty)]);
-    ok(&o);
-    let shown = String::from_utf8_lossy(&o.stdout).into_owned();
+    let shown = status_of_edited("dirty", &recorded, &format!("commit = \"{hash}-dirty\""));
     assert!(
         shown.contains("by a binary of commit 0123456789ab-dirty\n"),
         "{shown}"
     );
     assert!(
-        shown.contains("but only by the binary that ran it: its commit '0123456789abcdef0123456789abcdef01234567-dirty' names code no checkout rebuilds\n"),
+        shown.contains(&format!("but only by the binary that ran it: its commit '{hash}-dirty' names code no checkout rebuilds\n")),
         "{shown}"
     );
     // A changed strategy definition (here: the recorded one edited) is named with its line.
-    let changed = dir.join("changed");
-    std::fs::create_dir_all(changed.join(sololab::lab::WORK)).unwrap();
-    for name in ["identity.toml", first.as_str()] {
-        let text = read(&work.join(name));
-        let edited = text.replace("kind = \"random\"", "kind = \"random\"\nnote = 1");
-        assert_ne!(edited, text, "{name}");
-        std::fs::write(changed.join(sololab::lab::WORK).join(name), edited).unwrap();
-    }
-    let o = sololab(&["status", p(&changed)]);
-    ok(&o);
-    let shown = String::from_utf8_lossy(&o.stdout).into_owned();
-    let line = shown
-        .lines()
-        .find(|l| l.starts_with("not resumable from "))
-        .unwrap_or_else(|| panic!("{shown}"));
+    let line = not_resumable(&status_of_edited(
+        "changed",
+        "kind = \"random\"",
+        "kind = \"random\"\nnote = 1",
+    ));
     assert!(
         line.contains("a run here would have other strategy definitions (line "),
         "{line}"
