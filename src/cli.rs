@@ -959,12 +959,15 @@ fn list_command(what: &ListWhat) -> Result<()> {
         }
         ListWhat::Strategies => {
             let dir = Path::new(STRATEGIES_DIR);
-            for name in strategy_names(dir) {
+            let names = strategy_names(dir);
+            // One column of names as wide as the longest.
+            let w = names.iter().map(|n| n.chars().count()).max().unwrap_or(0);
+            for name in names {
                 match Strategy::named(&name, dir).and_then(|s| buildable(&s).map(|()| s)) {
                     Ok(s) => {
-                        out.push_str(&format!("{name:<16} {:<8} {}\n", s.kind.name(), s.origin))
+                        out.push_str(&format!("{name:<w$} {:<8} {}\n", s.kind.name(), s.origin))
                     }
-                    Err(e) => out.push_str(&format!("{name:<16} invalid: {e}\n")),
+                    Err(e) => out.push_str(&format!("{name:<w$} invalid: {e}\n")),
                 }
             }
         }

@@ -902,6 +902,15 @@ fn run_toml_records_the_strategies_and_a_local_file_overrides_a_shipped_one() {
             .collect::<Vec<_>>()
             .join(" ")
     };
+    // The kind column starts at one offset on every line, whatever the names' lengths.
+    let offsets: std::collections::BTreeSet<usize> = list
+        .lines()
+        .map(|l| {
+            let rest = &l[l.find(' ').unwrap()..];
+            l.len() - rest.trim_start().len()
+        })
+        .collect();
+    assert_eq!(offsets.len(), 1, "{list}");
     assert_eq!(line("greedy"), "greedy greedy strategies/greedy.toml");
     assert_eq!(
         line("random"),
