@@ -162,7 +162,7 @@ fn greedy_mcts_and_beam_decisions_allocate_nothing_after_warm_up() {
     let mcts_200 = std::fs::read_to_string(dir.join("mcts-200.toml")).unwrap();
     let closed = mcts_200.replacen(
         "rollout_depth = 6",
-        "rollout_depth = 6\nchance_outcomes = 8\nprior_visits = 5\ntree_depth = 12",
+        "rollout_depth = 6\nchance_outcomes = 8\nprior_visits = 5\ntree_depth = 12\nrollout_turns = 2",
         1,
     );
     assert_ne!(closed, mcts_200, "mcts-200.toml's rollout_depth line moved");

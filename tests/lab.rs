@@ -497,7 +497,7 @@ fn run_toml_records_each_strategy_with_its_origin_and_definition() {
         dir.join("closed.toml"),
         "kind = \"mcts\"\niterations = 20\nexploration = 0.5\nrollout = \"random\"\n\
          rollout_depth = 4\nprior_visits = 3\nchance_outcomes = 6\ntree_depth = 2\n\
-         [weights.race]\nposition = 1.0\n",
+         rollout_turns = 1\n[weights.race]\nposition = 1.0\n",
     )
     .unwrap();
     // A beam rollout records its width (always, as the width is what the rollout costs).
@@ -536,7 +536,8 @@ fn run_toml_records_each_strategy_with_its_origin_and_definition() {
     );
     assert!(
         toml.contains(
-            "clairvoyant = false\nprior_visits = 3\nchance_outcomes = 6\ntree_depth = 2\n\n\
+            "clairvoyant = false\nprior_visits = 3\nchance_outcomes = 6\ntree_depth = 2\n\
+             rollout_turns = 1\n\n\
              [strategies.closed.weights.race]\n"
         ),
         "{toml}"

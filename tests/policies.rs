@@ -429,7 +429,7 @@ fn each_strategy_file_error_is_one_line_naming_the_file_and_the_key() {
             "key 'depth': unknown key for kind \"mcts\" \
              (valid: kind, iterations, exploration, rollout, rollout_depth, rollout_samples, \
              rollout_width, weights, widening, stop_at_chance, see_hidden, clairvoyant, prior_visits, \
-             chance_outcomes, tree_depth)",
+             chance_outcomes, tree_depth, rollout_turns)",
         ),
         (
             "random-weights",
@@ -521,6 +521,11 @@ fn each_strategy_file_error_is_one_line_naming_the_file_and_the_key() {
             "tree-depth",
             MCTS_OK.replace("rollout_depth = 5", "rollout_depth = 5\ntree_depth = 0"),
             "key 'tree_depth': 0 is not allowed (expected an integer in 1..=4294967295)",
+        ),
+        (
+            "turns-horizon",
+            MCTS_OK.replace("rollout_depth = 5", "rollout_depth = 5\nrollout_turns = 1001"),
+            "key 'rollout_turns': 1001 is not allowed (expected an integer in 0..=1000)",
         ),
         (
             "chance-and-stop",

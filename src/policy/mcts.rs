@@ -105,6 +105,17 @@ pub struct MctsConfig {
     /// there instead of selecting, so the budget goes to more rollouts below the shallow nodes
     /// rather than to a deeper tree (issue 9: on the Gods, deeper open-loop trees played worse).
     pub tree_depth: u32,
+    /// A rollout horizon in game turns (strategy key `rollout_turns`, default 0 = off; issue
+    /// 9): when on, a rollout also stops, and is scored, at the first state whose
+    /// [`Game::turns`] is at least the searched decision's plus `rollout_turns`, `0..=1000`
+    /// ([`rollout_depth`](MctsConfig::rollout_depth) decisions stay the hard cap). A line whose
+    /// tree part already reached that turn is scored where the tree left it. So every line of
+    /// one decision is cut at the same point of the game (the start of a turn), whatever the
+    /// number of decisions a turn takes: on Beyond the Rift a round is 10 decisions with one
+    /// hero and 40 or more with four, and a cut-off in decisions scored lines with four heroes
+    /// before the round's Enemy and Draw Phases (results/README.md, "Rollout depth on
+    /// Beyond").
+    pub rollout_turns: u32,
 }
 
 /// The shipped `mcts-200` strategy's search (`strategies/mcts-200.toml`): 200 iterations,
@@ -128,6 +139,7 @@ impl Default for MctsConfig {
             prior_visits: 0,
             chance_outcomes: 0,
             tree_depth: u32::MAX,
+            rollout_turns: 0,
         }
     }
 }
@@ -135,7 +147,7 @@ impl Default for MctsConfig {
 impl MctsConfig {
     /// The strategy-file lines (`key = value\n`) of the optional search keys that are not at
     /// their defaults, in file order: `rollout_width` (with a beam rollout, always),
-    /// `prior_visits`, `chance_outcomes`, `tree_depth`. Empty for a search of the defaults, so
+    /// `prior_visits`, `chance_outcomes`, `tree_depth`, `rollout_turns`. Empty for a search of the defaults, so
     /// a report of such a strategy reads as before these keys.
     pub fn optional_keys_toml(&self) -> String {
         let mut s = String::new();
@@ -150,6 +162,9 @@ impl MctsConfig {
         }
         if self.tree_depth != u32::MAX {
             s.push_str(&format!("tree_depth = {}\n", self.tree_depth));
+        }
+        if self.rollout_turns > 0 {
+            s.push_str(&format!("rollout_turns = {}\n", self.rollout_turns));
         }
         s
     }
@@ -279,6 +294,9 @@ pub struct MctsPolicy<G: Game> {
     expect: Option<(G, GameRng)>,
     /// Closed-loop chance: the states of the outcome nodes.
     states: Vec<G>,
+    /// [`MctsConfig::rollout_turns`]: the turn at which this decision's rollouts stop
+    /// (`u32::MAX` when the key is off).
+    horizon: u32,
 }
 
 /// The most entries of [`MctsPolicy`]'s `ln` table (512 KiB).
@@ -397,6 +415,7 @@ impl<G: Game> MctsPolicy<G> {
             } else {
                 0
             }),
+            horizon: u32::MAX,
         }
     }
 
@@ -905,7 +924,10 @@ impl<G: Game> MctsPolicy<G> {
         if let Some(beam) = &mut self.beam {
             beam.forget_plan();
         }
-        while s.outcome().is_none() && depth < max_depth {
+        while s.outcome().is_none()
+            && depth < max_depth
+            && (self.horizon == u32::MAX || s.turns() < self.horizon)
+        {
             s.legal_actions(&mut self.legal);
             let action = match (&mut self.greedy, &mut self.beam, &*truth) {
                 (Some(greedy), _, Some(dice)) => {
@@ -943,6 +965,10 @@ impl<G: Game> Policy<G> for MctsPolicy<G> {
         }
         let mut search = GameRng::seed_from_u64(rng.next_u64());
         self.root_score = None;
+        self.horizon = match self.config.rollout_turns {
+            0 => u32::MAX,
+            n => state.turns().saturating_add(n),
+        };
         self.nodes.clear();
         self.nodes.push(Node {
             action: legal[0],
@@ -1554,6 +1580,58 @@ mod tests {
             assert_eq!(policy.nodes[0].visits, 500);
             assert_eq!(policy.tree_size(), size, "limit {limit}");
         }
+    }
+
+    /// The mean value of the root child for `action` after a search.
+    fn child_mean(policy: &MctsPolicy<Race>, action: RaceAction) -> f64 {
+        let mut c = policy.nodes[0].first_child;
+        while c != NONE {
+            let n = policy.nodes[c as usize];
+            if n.action == action {
+                return n.total / f64::from(n.visits);
+            }
+            c = n.next_sibling;
+        }
+        panic!("no child for {action:?}");
+    }
+
+    #[test]
+    fn rollout_turns_scores_every_line_at_the_same_turn() {
+        // One decision a turn: with a one-decision tree and a horizon of one turn after the
+        // root's, no rollout plays a decision, so each root action is valued by the cut-off of
+        // the state it leads to. A walk from square 0 is always square 1: exactly
+        // cutoff_value(1, 0). A run is square 3 or 0: a mean strictly between the two values.
+        let root = Race {
+            position: 0,
+            turn: 3,
+        };
+        let legal = [RaceAction::Walk, RaceAction::Run];
+        let search = |turns: u32| {
+            let config = MctsConfig {
+                iterations: 300,
+                rollout_depth: 10,
+                tree_depth: 1,
+                rollout_turns: turns,
+                ..MctsConfig::default()
+            };
+            let mut policy = MctsPolicy::<Race>::new(config, vec![1.0, 0.0]);
+            policy.choose(&root, &legal, &mut stream_rng(4, 0, Stream::Policy));
+            (
+                child_mean(&policy, RaceAction::Walk),
+                child_mean(&policy, RaceAction::Run),
+            )
+        };
+        let (walk, run) = search(1);
+        // (The mean of equal values, up to the rounding of their sum.)
+        assert!((walk - cutoff_value(1.0, 0.0)).abs() < 1e-12, "{walk}");
+        assert!(run > cutoff_value(0.0, 0.0) && run < cutoff_value(3.0, 0.0), "{run}");
+        // Without the horizon the rollouts play the two turns left after the root's to the end,
+        // where every line is lost (square 1 or 3 plus at most 6 is short of 10): both 0.
+        assert_eq!(search(0), (0.0, 0.0));
+        // A horizon two turns on lets the rollout play one decision: a walk's value is then
+        // the cut-off at square 2 (walk again) or at square 1 or 4 (run), never square 1 alone.
+        let (walk, _) = search(2);
+        assert!(walk > cutoff_value(1.0, 0.0), "{walk}");
     }
 
     #[test]

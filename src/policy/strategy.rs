@@ -31,6 +31,8 @@
 //! #                        # `stop_at_chance` (issue 9)
 //! # tree_depth = 2         # mcts, optional (default unlimited): the most decisions a tree
 //! #                        # line holds, 1..=4294967295 (issue 9)
+//! # rollout_turns = 1      # mcts, optional (default 0 = off): rollouts also stop at the start
+//! #                        # of the searched decision's turn plus this many, 0..=1000 (issue 9)
 //! # samples = 16           # greedy: chance samples per candidate, 1..=10000; beam: chance
 //! #                        # samples where a line meets chance, 1..=10000
 //! # width = 1000           # beam: states kept per depth, 1..=100000
@@ -44,7 +46,7 @@
 //! `kind`, `width`, `depth`, `samples`, `weights` ([`BeamPolicy`]); `mcts` takes
 //! `kind`, `iterations`, `exploration`, `rollout`, `rollout_depth`, `weights` and optionally
 //! `rollout_samples`, `rollout_width`, `widening`, `stop_at_chance`, `see_hidden`,
-//! `clairvoyant`, `prior_visits`, `chance_outcomes` and `tree_depth`
+//! `clairvoyant`, `prior_visits`, `chance_outcomes`, `tree_depth` and `rollout_turns`
 //! ([`MctsConfig`]). Every other key of the kind is required
 //! and no other key is accepted. Weight tables are checked against the
 //! game's features when the strategy is built for a game, and that game's table must exist
@@ -323,6 +325,7 @@ const MCTS_KEYS: &[&str] = &[
     "prior_visits",
     "chance_outcomes",
     "tree_depth",
+    "rollout_turns",
 ];
 /// Keys a kind takes that may be left out (they default to the search of earlier versions).
 const OPTIONAL_KEYS: &[&str] = &[
@@ -335,6 +338,7 @@ const OPTIONAL_KEYS: &[&str] = &[
     "prior_visits",
     "chance_outcomes",
     "tree_depth",
+    "rollout_turns",
 ];
 
 impl Strategy {
@@ -448,6 +452,13 @@ impl Strategy {
                         1,
                         u32::MAX,
                         "an integer in 1..=4294967295",
+                    )?,
+                    rollout_turns: r.optional_integer(
+                        "rollout_turns",
+                        0,
+                        0,
+                        1000,
+                        "an integer in 0..=1000",
                     )?,
                 },
                 weights: r.weights()?,
