@@ -655,6 +655,8 @@ fn shipped_strategies_load_from_any_directory_and_build_for_race() {
         "mcts-beyond-cheat",
         "mcts-beyond-deep",
         "mcts-beyond-deep-cheat",
+        "mcts-beyond-round",
+        "mcts-beyond-round-cheat",
         "random",
     ];
     assert_eq!(strategy_names(Path::new("/nonexistent")), shipped);
@@ -728,6 +730,8 @@ fn a_file_in_the_directory_overrides_the_shipped_strategy() {
             "mcts-beyond-cheat",
             "mcts-beyond-deep",
             "mcts-beyond-deep-cheat",
+            "mcts-beyond-round",
+            "mcts-beyond-round-cheat",
             "random"
         ]
     );
@@ -816,7 +820,7 @@ fn shipped_strategies_build_for_every_game_they_do_not_name_another_for() {
     }
     // 22 strategies on all four games (mcts-200-buried and mcts-1000-buried carry every
     // game's weights, and so does mcts-200-beam); mcts-beyond, mcts-200-beyond,
-    // mcts-1000-beyond, mcts-beyond-cheat, mcts-beyond-deep and mcts-beyond-deep-cheat carry
-    // Beyond's and the Rift's weights.
-    assert_eq!(built, 22 * 4 + 6 * 2);
+    // mcts-1000-beyond, mcts-beyond-cheat, mcts-beyond-deep, mcts-beyond-deep-cheat,
+    // mcts-beyond-round and mcts-beyond-round-cheat carry Beyond's and the Rift's weights.
+    assert_eq!(built, 22 * 4 + 8 * 2);
 }

@@ -302,6 +302,14 @@ const SHIPPED: &[(&str, &str)] = &[
         "mcts-beyond-deep-cheat",
         include_str!("../../strategies/mcts-beyond-deep-cheat.toml"),
     ),
+    (
+        "mcts-beyond-round",
+        include_str!("../../strategies/mcts-beyond-round.toml"),
+    ),
+    (
+        "mcts-beyond-round-cheat",
+        include_str!("../../strategies/mcts-beyond-round-cheat.toml"),
+    ),
     ("random", include_str!("../../strategies/random.toml")),
 ];
 
@@ -1097,6 +1105,8 @@ mod tests {
                 ("mcts-beyond-cheat", "mcts"),
                 ("mcts-beyond-deep", "mcts"),
                 ("mcts-beyond-deep-cheat", "mcts"),
+                ("mcts-beyond-round", "mcts"),
+                ("mcts-beyond-round-cheat", "mcts"),
                 ("random", "random")
             ]
         );
