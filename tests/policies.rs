@@ -524,7 +524,10 @@ fn each_strategy_file_error_is_one_line_naming_the_file_and_the_key() {
         ),
         (
             "turns-horizon",
-            MCTS_OK.replace("rollout_depth = 5", "rollout_depth = 5\nrollout_turns = 1001"),
+            MCTS_OK.replace(
+                "rollout_depth = 5",
+                "rollout_depth = 5\nrollout_turns = 1001",
+            ),
             "key 'rollout_turns': 1001 is not allowed (expected an integer in 0..=1000)",
         ),
         (

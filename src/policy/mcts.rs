@@ -1624,7 +1624,10 @@ mod tests {
         let (walk, run) = search(1);
         // (The mean of equal values, up to the rounding of their sum.)
         assert!((walk - cutoff_value(1.0, 0.0)).abs() < 1e-12, "{walk}");
-        assert!(run > cutoff_value(0.0, 0.0) && run < cutoff_value(3.0, 0.0), "{run}");
+        assert!(
+            run > cutoff_value(0.0, 0.0) && run < cutoff_value(3.0, 0.0),
+            "{run}"
+        );
         // Without the horizon the rollouts play the two turns left after the root's to the end,
         // where every line is lost (square 1 or 3 plus at most 6 is short of 10): both 0.
         assert_eq!(search(0), (0.0, 0.0));
