@@ -108,10 +108,11 @@ pub struct MctsConfig {
     /// A rollout horizon in game turns (strategy key `rollout_turns`, default 0 = off; issue
     /// 9): when on, a rollout also stops, and is scored, at the first state whose
     /// [`Game::turns`] is at least the searched decision's plus `rollout_turns`, `0..=1000`
-    /// ([`rollout_depth`](MctsConfig::rollout_depth) decisions stay the hard cap). A line whose
-    /// tree part already reached that turn is scored where the tree left it. So every line of
-    /// one decision is cut at the same point of the game (the start of a turn), whatever the
-    /// number of decisions a turn takes: on Beyond the Rift a round is 10 decisions with one
+    /// ([`rollout_depth`](MctsConfig::rollout_depth) decisions stay the hard cap). The tree's
+    /// descent does not look at the horizon: a line whose tree part already reached that turn
+    /// is scored where the tree left it (a leaf past the horizon, possible with a deep tree).
+    /// So every rollout of one decision is cut at the same point of the game (the start of a
+    /// turn), whatever the number of decisions a turn takes: on Beyond the Rift a round is 10 decisions with one
     /// hero and 40 or more with four, and a cut-off in decisions scored lines with four heroes
     /// before the round's Enemy and Draw Phases (results/README.md, "Rollout depth on
     /// Beyond").
@@ -234,7 +235,8 @@ const UNRANKED: u16 = u16::MAX;
 ///    `mean + c * sqrt(ln(avail) / visits)` (first in expansion order on ties), where `avail`
 ///    counts the iterations in which the child was eligible;
 /// 3. roll out with the rollout policy (random, or greedy with one chance sample) for at most
-///    [`MctsConfig::rollout_depth`] player decisions;
+///    [`MctsConfig::rollout_depth`] player decisions, and with
+///    [`MctsConfig::rollout_turns`] only until the horizon turn begins;
 /// 4. value 1 for a win, 0 for a loss, else [`cutoff_value`] of the weighted features;
 ///    add it to every node on the path.
 ///
@@ -909,7 +911,8 @@ impl<G: Game> MctsPolicy<G> {
         self.best_value = value;
     }
 
-    /// Plays `s` out for at most `max_depth` decisions and values the result. With the
+    /// Plays `s` out for at most `max_depth` decisions, and only until [`Game::turns`] reaches
+    /// this decision's horizon ([`MctsConfig::rollout_turns`]), and values the result. With the
     /// true dice (`truth`, clairvoyant), the game draws from them and greedy looks ahead on
     /// them; else both sample from `search`.
     fn rollout(
