@@ -1599,7 +1599,7 @@ mod tests {
     }
 
     #[test]
-    fn rollout_turns_scores_every_line_at_the_same_turn() {
+    fn rollout_turns_stops_every_rollout_at_the_same_turn() {
         // One decision a turn: with a one-decision tree and a horizon of one turn after the
         // root's, no rollout plays a decision, so each root action is valued by the cut-off of
         // the state it leads to. A walk from square 0 is always square 1: exactly
