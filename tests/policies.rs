@@ -636,6 +636,7 @@ fn shipped_strategies_load_from_any_directory_and_build_for_race() {
         "greedy",
         "mcts-1000",
         "mcts-1000-beyond",
+        "mcts-1000-beyond-two-rounds",
         "mcts-1000-buried",
         "mcts-1000-gods",
         "mcts-1000-gods-closed",
@@ -711,6 +712,7 @@ fn a_file_in_the_directory_overrides_the_shipped_strategy() {
             "greedy",
             "mcts-1000",
             "mcts-1000-beyond",
+            "mcts-1000-beyond-two-rounds",
             "mcts-1000-buried",
             "mcts-1000-gods",
             "mcts-1000-gods-closed",
@@ -823,7 +825,8 @@ fn shipped_strategies_build_for_every_game_they_do_not_name_another_for() {
     }
     // 22 strategies on all four games (mcts-200-buried and mcts-1000-buried carry every
     // game's weights, and so does mcts-200-beam); mcts-beyond, mcts-200-beyond,
-    // mcts-1000-beyond, mcts-beyond-cheat, mcts-beyond-deep, mcts-beyond-deep-cheat,
-    // mcts-beyond-round and mcts-beyond-round-cheat carry Beyond's and the Rift's weights.
-    assert_eq!(built, 22 * 4 + 8 * 2);
+    // mcts-1000-beyond, mcts-1000-beyond-two-rounds, mcts-beyond-cheat, mcts-beyond-deep,
+    // mcts-beyond-deep-cheat, mcts-beyond-round and mcts-beyond-round-cheat carry Beyond's and
+    // the Rift's weights.
+    assert_eq!(built, 22 * 4 + 9 * 2);
 }

@@ -221,6 +221,10 @@ const SHIPPED: &[(&str, &str)] = &[
         include_str!("../../strategies/mcts-1000-beyond.toml"),
     ),
     (
+        "mcts-1000-beyond-two-rounds",
+        include_str!("../../strategies/mcts-1000-beyond-two-rounds.toml"),
+    ),
+    (
         "mcts-1000-buried",
         include_str!("../../strategies/mcts-1000-buried.toml"),
     ),
@@ -1083,6 +1087,7 @@ mod tests {
                 ("greedy", "greedy"),
                 ("mcts-1000", "mcts"),
                 ("mcts-1000-beyond", "mcts"),
+                ("mcts-1000-beyond-two-rounds", "mcts"),
                 ("mcts-1000-buried", "mcts"),
                 ("mcts-1000-gods", "mcts"),
                 ("mcts-1000-gods-closed", "mcts"),
@@ -1176,6 +1181,7 @@ mod tests {
             ("mcts-3000-gods-prior", 3000),
             ("mcts-200-beyond", 200),
             ("mcts-1000-beyond", 1000),
+            ("mcts-1000-beyond-two-rounds", 1000),
         ] {
             let s = Strategy::named(name, Path::new("/nonexistent")).unwrap();
             match s.kind {
@@ -1183,6 +1189,28 @@ mod tests {
                 other => panic!("{other:?}"),
             }
         }
+    }
+
+    #[test]
+    fn the_two_round_search_is_mcts_1000_beyond_with_a_second_round() {
+        let search = |name: &str| match Strategy::named(name, Path::new("/nonexistent"))
+            .unwrap()
+            .kind
+        {
+            StrategyKind::Mcts { config, weights } => (config, weights),
+            other => panic!("{other:?}"),
+        };
+        let (one, one_weights) = search("mcts-1000-beyond");
+        let (two, two_weights) = search("mcts-1000-beyond-two-rounds");
+        assert_eq!((one.rollout_turns, two.rollout_turns), (1, 2));
+        assert_eq!(
+            MctsConfig {
+                rollout_turns: 1,
+                ..two
+            },
+            one
+        );
+        assert_eq!(one_weights, two_weights);
     }
 
     #[test]
