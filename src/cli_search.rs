@@ -134,16 +134,23 @@ pub fn strength_command(
     if csv_only {
         write!(stdout, "{csv}")?;
     } else {
+        // The name column is as wide as the longest strategy name.
+        let w = rows
+            .iter()
+            .map(|r| r.strategy.len())
+            .chain(["strategy".len()])
+            .max()
+            .unwrap_or(8);
         writeln!(
             stdout,
-            "{:<12} {:>6} {:>8} {:>17} {:>10} {:>12}",
+            "{:<w$} {:>6} {:>8} {:>16} {:>10} {:>12}",
             "strategy", "games", "win rate", "95% interval", "ms/game", "ms/decision"
         )?;
         for r in &rows {
             let (lo, hi) = r.interval();
             writeln!(
                 stdout,
-                "{:<12} {:>6} {:>7.1}% {:>7.1}%-{:>6.1}% {:>10.2} {:>12.4}",
+                "{:<w$} {:>6} {:>7.1}% {:>7.1}%-{:>6.1}% {:>10.2} {:>12.4}",
                 r.strategy,
                 r.games,
                 100.0 * r.win_rate(),

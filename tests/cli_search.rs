@@ -479,6 +479,32 @@ fn strength_bench_writes_csv_and_svg() {
 }
 
 #[test]
+fn strength_table_columns_line_up_past_a_long_strategy_name() {
+    let dir = temp_dir("strength-wide");
+    let o = sololab(&[
+        "bench",
+        "--strength",
+        "rift",
+        "--strategy",
+        "random",
+        "--strategy",
+        "mcts-200-clairvoyant",
+        "--games",
+        "2",
+        "--strength-out",
+        path(&dir),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    let table: Vec<&str> = out.lines().filter(|l| !l.starts_with("wrote ")).collect();
+    assert_eq!(table.len(), 3, "{out}");
+    assert!(table[0].starts_with("strategy "), "{out}");
+    assert!(table[2].starts_with("mcts-200-clairvoyant "), "{out}");
+    // Header and rows are the same width, so every column ends where its header does.
+    assert!(table.iter().all(|l| l.len() == table[0].len()), "{out}");
+}
+
+#[test]
 fn strength_bench_plays_the_set_setup_and_records_it_in_run_toml() {
     let wins = |dir: &std::path::Path, set: &[&str]| {
         let mut args = vec![
