@@ -430,22 +430,20 @@ fn tune_refuses_bad_input_in_one_line_and_writes_nothing() {
     }
 }
 
+/// `sololab bench --strength rift` with `strategies`, `games` games each, into `dir`.
+fn strength_rift(dir: &Path, strategies: &[&str], games: &str) -> Output {
+    let mut args = vec!["bench", "--strength", "rift", "--games", games];
+    for s in strategies {
+        args.extend(["--strategy", s]);
+    }
+    args.extend(["--strength-out", path(dir)]);
+    sololab(&args)
+}
+
 #[test]
 fn strength_bench_writes_csv_and_svg() {
     let dir = temp_dir("strength");
-    let o = sololab(&[
-        "bench",
-        "--strength",
-        "rift",
-        "--strategy",
-        "random",
-        "--strategy",
-        "greedy",
-        "--games",
-        "30",
-        "--strength-out",
-        path(&dir),
-    ]);
+    let o = strength_rift(&dir, &["random", "greedy"], "30");
     assert!(o.status.success(), "{}", stderr(&o));
     let csv = std::fs::read_to_string(dir.join("strength.csv")).unwrap();
     let lines: Vec<&str> = csv.lines().collect();
@@ -481,19 +479,7 @@ fn strength_bench_writes_csv_and_svg() {
 #[test]
 fn strength_table_columns_line_up_past_a_long_strategy_name() {
     let dir = temp_dir("strength-wide");
-    let o = sololab(&[
-        "bench",
-        "--strength",
-        "rift",
-        "--strategy",
-        "random",
-        "--strategy",
-        "mcts-200-clairvoyant",
-        "--games",
-        "2",
-        "--strength-out",
-        path(&dir),
-    ]);
+    let o = strength_rift(&dir, &["random", "mcts-200-clairvoyant"], "2");
     assert!(o.status.success(), "{}", stderr(&o));
     let out = String::from_utf8_lossy(&o.stdout).to_string();
     let table: Vec<&str> = out.lines().filter(|l| !l.starts_with("wrote ")).collect();
