@@ -112,10 +112,10 @@ pub struct MctsConfig {
     /// descent does not look at the horizon: a line whose tree part already reached that turn
     /// is scored where the tree left it (a leaf past the horizon, possible with a deep tree).
     /// So every rollout of one decision is cut at the same point of the game (the start of a
-    /// turn), whatever the number of decisions a turn takes: on Beyond the Rift a round is 10 decisions with one
-    /// hero and 40 or more with four, and a cut-off in decisions scored lines with four heroes
-    /// before the round's Enemy and Draw Phases (results/README.md, "Rollout depth on
-    /// Beyond").
+    /// turn), whatever the number of decisions a turn takes: on Beyond the Rift a round is 10
+    /// decisions with one hero and 40 or more with four, and a cut-off in decisions scored
+    /// lines with four heroes before the round's Enemy and Draw Phases (results/README.md,
+    /// "Rollout depth on Beyond").
     pub rollout_turns: u32,
 }
 
