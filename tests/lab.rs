@@ -463,13 +463,18 @@ fn file_values_resolve_against_the_experiment_folder() {
             sololab::AxisValue::Name("random".into()),
         ]
     );
-    // ... and are recorded resolved.
+    // ... and are recorded as the file writes them, whatever folder the run started from.
+    let recorded = e.to_toml();
+    assert!(recorded.contains("cards = \"cards.toml\"\n"), "{recorded}");
     assert!(
-        e.to_toml()
-            .contains(&format!("cards = \"{}\"", dir.join("cards.toml").display())),
-        "{}",
-        e.to_toml()
+        recorded.contains("deck = [\"sub/a.TOML\", \"/abs/b.toml\", \"random\"]\n"),
+        "{recorded}"
     );
+    assert_eq!(
+        e.written_name(&dir.join("sub/a.TOML").to_string_lossy()),
+        "sub/a.TOML"
+    );
+    assert_eq!(e.written_name("/abs/b.toml"), "/abs/b.toml");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -671,6 +671,83 @@ fn a_run_identity_knows_its_content_files_so_an_edited_one_is_another_run() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+#[test]
+fn content_files_named_relative_to_the_experiment_are_one_run_however_its_path_is_typed() {
+    // exp/x.toml names ../cards/a.toml and ../cards/b.toml; the run is started as
+    // DIR/exp/x.toml and as DIR/exp/../exp/x.toml, which resolve the files to two spellings of
+    // the same paths. Before the fix the identities recorded the resolved spellings, so the
+    // shards (and a work area's resume) refused each other, and the baseline's file name,
+    // left unresolved, no longer matched its resolved sweep value.
+    let dir = temp_dir("spelling");
+    std::fs::create_dir_all(dir.join("exp")).unwrap();
+    std::fs::create_dir_all(dir.join("cards")).unwrap();
+    let builtin = include_str!("../src/games/rift/content/rift.toml");
+    std::fs::write(dir.join("cards/a.toml"), builtin).unwrap();
+    std::fs::write(
+        dir.join("cards/b.toml"),
+        builtin.replacen("hp = ", "hp =  ", 1),
+    )
+    .unwrap();
+    let sweep = "content = [\"../cards/a.toml\", \"../cards/b.toml\"]";
+    std::fs::write(
+        dir.join("exp/x.toml"),
+        format!(
+            "name = \"x\"\ngame = \"rift\"\nstrategies = [\"random\"]\ngames = 13\nseed = 2\n\
+             [sweep]\n{sweep}\n[compare]\nbaseline = {{ content = \"../cards/b.toml\" }}\n"
+        ),
+    )
+    .unwrap();
+    let plain = dir.join("exp/x.toml");
+    let detour = dir.join("exp/../exp/x.toml");
+
+    let load = |path: &Path| sololab::lab::Experiment::load(path).unwrap();
+    let (a, b) = (load(&plain), load(&detour));
+    assert_ne!(
+        a.sweep, b.sweep,
+        "the game sees two spellings of the resolved paths"
+    );
+    assert_eq!(a.to_toml(), b.to_toml());
+    assert!(a.to_toml().contains(sweep), "as written: {}", a.to_toml());
+    assert_eq!((a.baseline_cell(), b.baseline_cell()), (Some(1), Some(1)));
+    let print = sololab::lab::content_fingerprint(&a);
+    assert_eq!(print, sololab::lab::content_fingerprint(&b));
+    let lines: Vec<&str> = print.lines().collect();
+    assert_eq!(lines.len(), 2, "{print}");
+    assert!(lines[0].starts_with("../cards/a.toml fnv1a64="), "{print}");
+    assert!(lines[1].starts_with("../cards/b.toml fnv1a64="), "{print}");
+
+    // Two shards started by the two spellings merge to the whole run's bytes.
+    let parts = [dir.join("part-0"), dir.join("part-1")];
+    shard(&plain, 0, 2, &parts[0]);
+    shard(&detour, 1, 2, &parts[1]);
+    let merged = dir.join("merged");
+    ok(&sololab(&[
+        "merge",
+        p(&parts[0]),
+        p(&parts[1]),
+        "--quiet",
+        "--out",
+        p(&merged),
+    ]));
+    let whole = dir.join("whole");
+    ok(&sololab(&[
+        "run",
+        p(&detour),
+        "--quiet",
+        "--out",
+        p(&whole),
+    ]));
+    for name in ["summary.csv", "pairs.csv", "turns.csv", "report.html"] {
+        assert_eq!(read(&merged.join(name)), read(&whole.join(name)), "{name}");
+    }
+    assert_eq!(run_toml_numbers(&merged), run_toml_numbers(&whole));
+    assert!(read(&whole.join("run.toml")).contains(sweep));
+    let summary = read(&whole.join("summary.csv"));
+    assert!(summary.contains(",../cards/b.toml,"), "{summary}");
+    assert!(!summary.contains("exp/"), "{summary}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// `scripts/resume-at-commit.sh` with `SOLOLAB_RESUME_DRY=1` (what it would build and run) in
 /// `cwd`, on `args`.
 fn resume_at_commit(args: &[&str], worktrees: &Path) -> Output {

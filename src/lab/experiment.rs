@@ -240,7 +240,10 @@ struct Spans {
 ///
 /// A name value ending in `.toml` is a file (such as rift's `content = "my-cards.toml"`): when
 /// the experiment is [loaded](Experiment::load) from a file, a relative one is resolved against
-/// that file's folder, and the resolved path is the value the game sees and `run.toml` records.
+/// that file's folder, and the resolved path is the value the game sees. What the run records
+/// (`run.toml`, a work area's or a partial's identity, the report's cell labels) keeps the name
+/// as the file writes it ([`Experiment::as_written`]), so those bytes do not depend on the
+/// folder sololab runs from or on how the experiment's path was typed.
 ///
 /// `[setup]` and `[sweep]` keep the order of the file; the sweep's order is the order of the
 /// report's axis columns, and its first axis varies slowest among cells.
@@ -278,6 +281,8 @@ pub struct Experiment {
     /// [`strategies`](Experiment::strategies); empty without `[ladder]`. The report then has
     /// `ladder.csv` ([`ladder_csv`](super::ladder_csv)).
     pub ladder: Vec<String>,
+    /// `(resolved, as written)` for each file name [`Experiment::resolve_files`] changed.
+    written: Vec<(String, String)>,
     path: String,
     text: String,
     spans: Spans,
@@ -306,25 +311,55 @@ impl Experiment {
         Ok(experiment)
     }
 
-    /// Resolves every relative file name among the `[setup]` and `[sweep]` values (a name
-    /// ending in `.toml`, such as rift's `content = "cards.toml"`) against `base`, the folder
-    /// of the experiment file, so that a file next to the experiment is found whatever the
-    /// current directory. Absolute paths and other names are left as they are.
+    /// Resolves every relative file name among the `[setup]`, `[sweep]` and `[compare]`
+    /// values (a name ending in `.toml`, such as rift's `content = "cards.toml"`) against
+    /// `base`, the folder of the experiment file, so that a file next to the experiment is
+    /// found whatever the current directory. Absolute paths and other names are left as they
+    /// are. The spelling of the file is kept for what the run records
+    /// ([`Experiment::as_written`]).
     pub fn resolve_files(&mut self, base: &Path) {
-        let resolve = |v: &mut AxisValue| {
+        let written = &mut self.written;
+        let mut resolve = |v: &mut AxisValue| {
             if let AxisValue::Name(name) = v
                 && name.to_ascii_lowercase().ends_with(".toml")
                 && Path::new(name.as_str()).is_relative()
             {
-                *name = base.join(name.as_str()).to_string_lossy().into_owned();
+                let resolved = base.join(name.as_str()).to_string_lossy().into_owned();
+                if resolved != *name && !written.iter().any(|(r, _)| *r == resolved) {
+                    written.push((resolved.clone(), name.clone()));
+                }
+                *name = resolved;
             }
         };
         for (_, v) in &mut self.setup {
             resolve(v);
         }
         for (_, vs) in &mut self.sweep {
-            vs.iter_mut().for_each(resolve);
+            vs.iter_mut().for_each(&mut resolve);
         }
+        for (_, v) in self.baseline.iter_mut().flatten() {
+            resolve(v);
+        }
+    }
+
+    /// `v` as the experiment file writes it: a file name [`Experiment::resolve_files`]
+    /// resolved is given back in its spelling in the file (`"../cards.toml"`, not
+    /// `"experiments/../cards.toml"`); any other value is `v` itself. What a run records
+    /// (`run.toml`, identities, cell labels) uses this spelling, so its bytes do not depend on
+    /// the current folder.
+    pub fn as_written(&self, v: &AxisValue) -> AxisValue {
+        match v {
+            AxisValue::Name(name) => AxisValue::Name(self.written_name(name).to_string()),
+            other => other.clone(),
+        }
+    }
+
+    /// The spelling in the file of the file name `resolved` (itself when it was not resolved).
+    pub fn written_name<'a>(&'a self, resolved: &'a str) -> &'a str {
+        self.written
+            .iter()
+            .find(|(r, _)| r == resolved)
+            .map_or(resolved, |(_, w)| w.as_str())
     }
 
     /// Checks the text of an experiment file; `path` is only used in error messages.
@@ -359,6 +394,7 @@ impl Experiment {
             max_games: None,
             baseline: None,
             ladder: Vec::new(),
+            written: Vec::new(),
             path: path.to_string(),
             text: text.to_string(),
             spans: Spans::default(),
@@ -931,6 +967,7 @@ impl Experiment {
             s.push_str(&format!("max_games = {m}\n"));
         }
         s.push_str(&format!("\n{}\n", sub("setup")));
+        let value = |v: &AxisValue| value(&self.as_written(v));
         for (k, v) in &self.setup {
             s.push_str(&format!("{} = {}\n", key(k), value(v)));
         }

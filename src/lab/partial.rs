@@ -134,7 +134,9 @@ pub struct RunIdentity {
 /// One line per content file the experiment names (the `content` axis in `[setup]`,
 /// `[sweep]` or the baseline, other than `builtin`), in name order without repeats:
 /// `PATH fnv1a64=HEX` of the file's bytes, or `PATH unreadable` when it cannot be read (the
-/// run then fails on it anyway). Empty when the experiment names none.
+/// run then fails on it anyway), where `PATH` is the name as the experiment file writes it
+/// ([`Experiment::as_written`](super::Experiment::as_written)), so the line does not depend on
+/// the folder the run started from. Empty when the experiment names none.
 pub fn content_fingerprint(experiment: &super::Experiment) -> String {
     let axis = crate::game::CONTENT_AXIS.name;
     let mut paths: Vec<String> = Vec::new();
@@ -160,19 +162,22 @@ pub fn content_fingerprint(experiment: &super::Experiment) -> String {
             take(v);
         }
     }
-    paths.sort_unstable();
+    paths.sort_unstable_by(|a, b| {
+        (experiment.written_name(a), a).cmp(&(experiment.written_name(b), b))
+    });
     paths.dedup();
     let mut out = String::new();
     for p in paths {
+        let shown = experiment.written_name(&p);
         match std::fs::read(&p) {
             Ok(bytes) => {
                 let mut h: u64 = 0xcbf2_9ce4_8422_2325;
                 for b in bytes {
                     h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
                 }
-                out.push_str(&format!("{p} fnv1a64={h:016x}\n"));
+                out.push_str(&format!("{shown} fnv1a64={h:016x}\n"));
             }
-            Err(_) => out.push_str(&format!("{p} unreadable\n")),
+            Err(_) => out.push_str(&format!("{shown} unreadable\n")),
         }
     }
     out

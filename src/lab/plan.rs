@@ -204,7 +204,7 @@ impl<G: Game> Plan<G> {
             let mut cell_values = Vec::with_capacity(sizes.len());
             for (a, (axis, vs)) in e.sweep.iter().enumerate() {
                 values.insert(axis.clone(), vs[digits[a]].clone());
-                cell_values.push(vs[digits[a]].clone());
+                cell_values.push(e.as_written(&vs[digits[a]]));
             }
             let setup = resolve_cell::<G>(e, &values, &digits)?;
             setups.push((cell_values, setup));
