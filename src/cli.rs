@@ -616,8 +616,10 @@ fn status_command(args: &StatusArgs) -> Result<()> {
 
 /// `status`'s line on whether a run started in the current folder could resume the work area:
 /// the experiment's strategy names resolve (in `strategies/` of the current folder, or built
-/// in) to the recorded definitions, and its content files (paths as recorded, so relative to
-/// the current folder) hold what they held. The answer depends on the folder `status` runs
+/// in) to the recorded definitions, and its content files hold what they held. The content
+/// files are recorded as the experiment file writes them, relative to its folder, so they are
+/// read from the folder of `experiments/NAME.toml` here when that file is the recorded
+/// experiment ([`located_experiment`]), else relative to the current folder. The answer depends on the folder `status` runs
 /// from, which the line names. The binary is said apart: this one (when the recorded commit
 /// is this binary's), or one of the recorded commit (which `scripts/resume-at-commit.sh`
 /// builds); a commit recorded `-dirty` or `unknown` names code no checkout rebuilds. A
@@ -629,9 +631,10 @@ fn resume_check(p: &lab::WorkProgress) -> String {
     let folder = std::env::current_dir()
         .map_or_else(|_| "this folder".to_string(), |d| d.display().to_string());
     let check = || -> Result<Option<String>> {
-        let kind = p.report.experiment.game_kind()?;
+        let experiment = located_experiment(&p.report.experiment);
+        let kind = experiment.game_kind()?;
         with_game!(kind, G => {
-            let plan = Plan::<G>::new(p.report.experiment.clone(), |name| {
+            let plan = Plan::<G>::new(experiment, |name| {
                 lab::strategy_source::<G>(name, Path::new(STRATEGIES_DIR))
             })?;
             let mut here = lab::RunIdentity::new(&lab::blank_report(&plan), lab::Shard::WHOLE);
@@ -666,6 +669,19 @@ fn resume_check(p: &lab::WorkProgress) -> String {
         }
         Err(e) => format!("not resumable from {folder}: {e:#}{hint}\n"),
     }
+}
+
+/// The recorded experiment with its file names resolved as a run would resolve them: the
+/// experiment file `experiments/NAME.toml` of the current folder (as `run NAME` finds it),
+/// loaded, when it is the recorded experiment (the same text as recorded, file names as
+/// written); else the recorded experiment itself, whose relative file names then read from
+/// the current folder.
+fn located_experiment(recorded: &lab::Experiment) -> lab::Experiment {
+    lab::find_experiment(&recorded.name, Path::new(EXPERIMENTS_DIR))
+        .ok()
+        .and_then(|path| lab::Experiment::load(&path).ok())
+        .filter(|e| e.to_toml() == recorded.to_toml())
+        .unwrap_or_else(|| recorded.clone())
 }
 
 /// Writes a finished run's report, prints its table and the summary line.

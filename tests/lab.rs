@@ -479,6 +479,50 @@ fn file_values_resolve_against_the_experiment_folder() {
 }
 
 #[test]
+fn one_file_named_twice_in_a_sweep_is_refused_once_resolved() {
+    // "cards.toml" and the folder's absolute path to it are two names before resolution and
+    // one file after: two identical cells with one recorded label.
+    let dir = temp_dir("same-file");
+    let file = dir.join("exp.toml");
+    let absolute = dir.join("cards.toml").to_string_lossy().into_owned();
+    std::fs::write(
+        &file,
+        experiment(
+            "\"coin\"",
+            10,
+            1,
+            &format!("[sweep]\ndeck = [\"cards.toml\", {absolute:?}]\n"),
+        ),
+    )
+    .unwrap();
+    let err = Experiment::load(&file).unwrap_err().to_string();
+    assert!(
+        err.starts_with(&format!("{}:7:23: ", file.display()))
+            && err.ends_with(&format!(
+                "axis 'deck': names the file {absolute}, as its value 1 does"
+            )),
+        "{err}"
+    );
+    // Without the second name it loads, and the baseline's strategy name (even one ending in
+    // .toml) is not taken for a file.
+    std::fs::write(
+        &file,
+        experiment(
+            "\"pace\", \"coin.toml\"",
+            10,
+            1,
+            "[sweep]\ndeck = [\"cards.toml\"]\n[compare]\nbaseline = { strategy = \"coin.toml\" }\n",
+        ),
+    )
+    .unwrap();
+    let e = Experiment::load(&file).unwrap();
+    let baseline = e.baseline.as_ref().unwrap();
+    assert_eq!(baseline[0].1, sololab::AxisValue::Name("coin.toml".into()));
+    assert_eq!(e.baseline_cell(), Some(1));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn a_directory_is_not_an_experiment() {
     let dir = temp_dir("dir-experiment");
     let err = lab::find_experiment(dir.to_str().unwrap(), Path::new("experiments")).unwrap_err();

@@ -748,6 +748,105 @@ fn content_files_named_relative_to_the_experiment_are_one_run_however_its_path_i
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+#[test]
+fn a_work_area_naming_content_beside_its_experiment_resumes_by_another_path_and_folder() {
+    // The fault of 2026-12-05: a run started as `sololab run experiments/X.toml` recorded its
+    // content file joined to the path as typed, so a resume by the absolute path (what
+    // scripts/resume-at-commit.sh runs) was refused as another experiment.
+    let dir = temp_dir("content-resume");
+    std::fs::create_dir_all(dir.join("experiments")).unwrap();
+    std::fs::create_dir_all(dir.join("cards")).unwrap();
+    let builtin = include_str!("../src/games/rift/content/rift.toml");
+    std::fs::write(dir.join("cards/a.toml"), builtin).unwrap();
+    std::fs::write(
+        dir.join("experiments/cw.toml"),
+        "name = \"cw\"\ngame = \"rift\"\nstrategies = [\"random\"]\ngames = 60000\nseed = 3\n\
+         [setup]\ncontent = \"../cards/a.toml\"\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let work = out.join(sololab::lab::WORK);
+    // Started from the folder (which has no strategies/: the built-in random plays).
+    let child = Command::new(BIN)
+        .args(["run", "experiments/cw.toml", "--quiet", "--threads", "2"])
+        .args(["--out", p(&out)])
+        .current_dir(&dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while !names(&work)
+        .iter()
+        .any(|n| n.starts_with("chunk-") && n.ends_with(".toml"))
+    {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "no chunk finished"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(143), "{}", stderr(&o));
+
+    // The work area records the content file as the experiment writes it.
+    let identity = read(&work.join("identity.toml"));
+    assert!(
+        identity.contains("content = \"../cards/a.toml\""),
+        "{identity}"
+    );
+    assert!(!identity.contains(p(&dir)), "{identity}");
+
+    // `status` from the folder finds experiments/cw.toml and reads the file beside it; from a
+    // folder without it the recorded name reads from there, and nothing is there.
+    let status = |cwd: &Path| {
+        let o = Command::new(BIN)
+            .args(["status", p(&out)])
+            .current_dir(cwd)
+            .output()
+            .unwrap();
+        ok(&o);
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let shown = status(&dir);
+    assert!(
+        shown.contains(&format!("resumable from {}: ", dir.display())),
+        "{shown}"
+    );
+    let elsewhere = temp_dir("content-resume-elsewhere");
+    let shown = status(&elsewhere);
+    assert!(
+        shown.contains(&format!("not resumable from {}: ", elsewhere.display()))
+            && shown.contains("cannot read content file"),
+        "{shown}"
+    );
+
+    // Resumed by the experiment's absolute path from another folder (also without strategies/).
+    let o = Command::new(BIN)
+        .args([
+            "run",
+            p(&dir.join("experiments/cw.toml")),
+            "--quiet",
+            "--resume",
+        ])
+        .args(["--out", p(&out)])
+        .current_dir(dir.join("cards"))
+        .output()
+        .unwrap();
+    ok(&o);
+    assert!(stderr(&o).contains("resumed"), "{}", stderr(&o));
+    let summary = read(&out.join("summary.csv"));
+    assert!(summary.contains(",random,60000,"), "{summary}");
+    assert!(!work.exists(), "the finished run removes its work area");
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(&elsewhere).unwrap();
+}
+
 /// `scripts/resume-at-commit.sh` with `SOLOLAB_RESUME_DRY=1` (what it would build and run) in
 /// `cwd`, on `args`.
 fn resume_at_commit(args: &[&str], worktrees: &Path) -> Output {

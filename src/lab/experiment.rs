@@ -296,7 +296,8 @@ impl Experiment {
     ///
     /// # Errors
     /// An [`ExperimentError`] naming the file (and line and column where it applies) when the
-    /// file cannot be read or fails a check of [`Experiment::parse`].
+    /// file cannot be read, fails a check of [`Experiment::parse`], or names one file twice in
+    /// a sweep axis once its file names are resolved.
     pub fn load(path: &Path) -> Result<Experiment, ExperimentError> {
         let shown = path.display().to_string();
         let text = std::fs::read_to_string(path).map_err(|e| ExperimentError {
@@ -308,7 +309,31 @@ impl Experiment {
         })?;
         let mut experiment = Experiment::parse(&text, &shown)?;
         experiment.resolve_files(path.parent().unwrap_or(Path::new("")));
+        experiment.check_resolved_files()?;
         Ok(experiment)
+    }
+
+    /// Two values of one sweep axis that name one file once resolved (`"cards.toml"` and the
+    /// absolute path of the experiment's folder joined to it) would make two identical cells
+    /// with one label: refused, as [`Experiment::parse`] refuses a value listed twice.
+    fn check_resolved_files(&self) -> Result<(), ExperimentError> {
+        for (a, (axis, vs)) in self.sweep.iter().enumerate() {
+            for (v, x) in vs.iter().enumerate() {
+                if let AxisValue::Name(file) = x
+                    && let Some(first) = vs[..v].iter().position(|y| y == x)
+                {
+                    return Err(self.sweep_value_error(
+                        a,
+                        v,
+                        ErrorKind::Duplicate(format!(
+                            "axis '{axis}': names the file {file}, as its value {} does",
+                            first + 1
+                        )),
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Resolves every relative file name among the `[setup]`, `[sweep]` and `[compare]`
@@ -337,7 +362,13 @@ impl Experiment {
         for (_, vs) in &mut self.sweep {
             vs.iter_mut().for_each(&mut resolve);
         }
-        for (_, v) in self.baseline.iter_mut().flatten() {
+        // The baseline's `strategy` names a strategy, never a file.
+        for (_, v) in self
+            .baseline
+            .iter_mut()
+            .flatten()
+            .filter(|(k, _)| k != "strategy")
+        {
             resolve(v);
         }
     }
