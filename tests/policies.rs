@@ -641,6 +641,7 @@ fn shipped_strategies_load_from_any_directory_and_build_for_race() {
         "mcts-1000-gods",
         "mcts-1000-gods-closed",
         "mcts-1000-gods-flat",
+        "mcts-1000-gods-flat-tuned",
         "mcts-1000-gods-prior",
         "mcts-1000-prior",
         "mcts-200",
@@ -717,6 +718,7 @@ fn a_file_in_the_directory_overrides_the_shipped_strategy() {
             "mcts-1000-gods",
             "mcts-1000-gods-closed",
             "mcts-1000-gods-flat",
+            "mcts-1000-gods-flat-tuned",
             "mcts-1000-gods-prior",
             "mcts-1000-prior",
             "mcts-200",
@@ -823,10 +825,10 @@ fn shipped_strategies_build_for_every_game_they_do_not_name_another_for() {
             }
         }
     }
-    // 22 strategies on all four games (mcts-200-buried and mcts-1000-buried carry every
+    // 23 strategies on all four games (mcts-200-buried and mcts-1000-buried carry every
     // game's weights, and so does mcts-200-beam); mcts-beyond, mcts-200-beyond,
     // mcts-1000-beyond, mcts-1000-beyond-two-rounds, mcts-beyond-cheat, mcts-beyond-deep,
     // mcts-beyond-deep-cheat, mcts-beyond-round and mcts-beyond-round-cheat carry Beyond's and
     // the Rift's weights.
-    assert_eq!(built, 22 * 4 + 9 * 2);
+    assert_eq!(built, 23 * 4 + 9 * 2);
 }

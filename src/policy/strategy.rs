@@ -241,6 +241,10 @@ const SHIPPED: &[(&str, &str)] = &[
         include_str!("../../strategies/mcts-1000-gods-flat.toml"),
     ),
     (
+        "mcts-1000-gods-flat-tuned",
+        include_str!("../../strategies/mcts-1000-gods-flat-tuned.toml"),
+    ),
+    (
         "mcts-1000-gods-prior",
         include_str!("../../strategies/mcts-1000-gods-prior.toml"),
     ),
@@ -1092,6 +1096,7 @@ mod tests {
                 ("mcts-1000-gods", "mcts"),
                 ("mcts-1000-gods-closed", "mcts"),
                 ("mcts-1000-gods-flat", "mcts"),
+                ("mcts-1000-gods-flat-tuned", "mcts"),
                 ("mcts-1000-gods-prior", "mcts"),
                 ("mcts-1000-prior", "mcts"),
                 ("mcts-200", "mcts"),
@@ -1182,6 +1187,7 @@ mod tests {
             ("mcts-200-beyond", 200),
             ("mcts-1000-beyond", 1000),
             ("mcts-1000-beyond-two-rounds", 1000),
+            ("mcts-1000-gods-flat-tuned", 1000),
         ] {
             let s = Strategy::named(name, Path::new("/nonexistent")).unwrap();
             match s.kind {
@@ -1211,6 +1217,34 @@ mod tests {
             one
         );
         assert_eq!(one_weights, two_weights);
+    }
+
+    #[test]
+    fn the_tuned_flat_search_is_mcts_1000_gods_flat_with_tuned_gods_weights() {
+        let search = |name: &str| match Strategy::named(name, Path::new("/nonexistent"))
+            .unwrap()
+            .kind
+        {
+            StrategyKind::Mcts { config, weights } => (config, weights),
+            other => panic!("{other:?}"),
+        };
+        let (flat, flat_weights) = search("mcts-1000-gods-flat");
+        let (tuned, tuned_weights) = search("mcts-1000-gods-flat-tuned");
+        assert_eq!(tuned, flat);
+        assert_eq!((tuned.tree_depth, tuned.iterations), (1, 1000));
+        for game in ["race", "rift", "buried", "beyond"] {
+            assert_eq!(tuned_weights.get(game), flat_weights.get(game), "{game}");
+        }
+        // The three weights `sololab tune` changed on brute_hunt (the strategy file's header).
+        let gods = |w: &Weights, feature: &str| w["gods"][feature];
+        for (feature, before, after) in [
+            ("wounds_left", 3.0, 1.5),
+            ("face_up", -1.0, 1.0),
+            ("hand", 0.3, -0.3),
+        ] {
+            assert_eq!(gods(&flat_weights, feature), before, "{feature}");
+            assert_eq!(gods(&tuned_weights, feature), after, "{feature}");
+        }
     }
 
     #[test]
