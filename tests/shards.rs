@@ -288,6 +288,48 @@ fn names(dir: &Path) -> Vec<String> {
     v
 }
 
+/// Waits until `work` holds `n` finished chunks, then sends `child` SIGTERM (what a scheduler
+/// sends) and returns its output.
+fn interrupt_after_chunks(child: std::process::Child, work: &Path, n: usize) -> Output {
+    let start = Instant::now();
+    let chunks = || {
+        names(work)
+            .iter()
+            .filter(|n| n.starts_with("chunk-") && n.ends_with(".toml"))
+            .count()
+    };
+    while chunks() < n {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "no chunk finished"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let status = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    child.wait_with_output().unwrap()
+}
+
+/// A scratch folder for `tag` holding an empty folder named `experiments` (for the experiment
+/// file), `cards/a.toml` (the Rift's built-in content) and `cards/b.toml` (the same cards, one
+/// byte more: another file to the run identity).
+fn folder_with_cards(tag: &str, experiments: &str) -> PathBuf {
+    let dir = temp_dir(tag);
+    std::fs::create_dir_all(dir.join(experiments)).unwrap();
+    std::fs::create_dir_all(dir.join("cards")).unwrap();
+    let builtin = include_str!("../src/games/rift/content/rift.toml");
+    std::fs::write(dir.join("cards/a.toml"), builtin).unwrap();
+    std::fs::write(
+        dir.join("cards/b.toml"),
+        builtin.replacen("hp = ", "hp =  ", 1),
+    )
+    .unwrap();
+    dir
+}
+
 #[test]
 fn an_interrupted_run_resumes_without_replaying_to_the_same_bytes() {
     let dir = temp_dir("resume");
@@ -325,27 +367,14 @@ fn an_interrupted_run_resumes_without_replaying_to_the_same_bytes() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    // Wait for two finished chunks, then send SIGTERM (what a scheduler sends).
-    let start = Instant::now();
+    // Two finished chunks, then SIGTERM.
+    let o = interrupt_after_chunks(child, &work, 2);
     let chunks = || {
         names(&work)
             .iter()
             .filter(|n| n.starts_with("chunk-") && n.ends_with(".toml"))
             .count()
     };
-    while chunks() < 2 {
-        assert!(
-            start.elapsed() < Duration::from_secs(120),
-            "no chunk finished"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let status = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let o = child.wait_with_output().unwrap();
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(143), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
@@ -678,16 +707,7 @@ fn content_files_named_relative_to_the_experiment_are_one_run_however_its_path_i
     // the same paths. Before the fix the identities recorded the resolved spellings, so the
     // shards (and a work area's resume) refused each other, and the baseline's file name,
     // left unresolved, no longer matched its resolved sweep value.
-    let dir = temp_dir("spelling");
-    std::fs::create_dir_all(dir.join("exp")).unwrap();
-    std::fs::create_dir_all(dir.join("cards")).unwrap();
-    let builtin = include_str!("../src/games/rift/content/rift.toml");
-    std::fs::write(dir.join("cards/a.toml"), builtin).unwrap();
-    std::fs::write(
-        dir.join("cards/b.toml"),
-        builtin.replacen("hp = ", "hp =  ", 1),
-    )
-    .unwrap();
+    let dir = folder_with_cards("spelling", "exp");
     let sweep = "content = [\"../cards/a.toml\", \"../cards/b.toml\"]";
     std::fs::write(
         dir.join("exp/x.toml"),
@@ -753,11 +773,7 @@ fn a_work_area_naming_content_beside_its_experiment_resumes_by_another_path_and_
     // The fault of 2026-12-05: a run started as `sololab run experiments/X.toml` recorded its
     // content file joined to the path as typed, so a resume by the absolute path (what
     // scripts/resume-at-commit.sh runs) was refused as another experiment.
-    let dir = temp_dir("content-resume");
-    std::fs::create_dir_all(dir.join("experiments")).unwrap();
-    std::fs::create_dir_all(dir.join("cards")).unwrap();
-    let builtin = include_str!("../src/games/rift/content/rift.toml");
-    std::fs::write(dir.join("cards/a.toml"), builtin).unwrap();
+    let dir = folder_with_cards("content-resume", "experiments");
     std::fs::write(
         dir.join("experiments/cw.toml"),
         "name = \"cw\"\ngame = \"rift\"\nstrategies = [\"random\"]\ngames = 60000\nseed = 3\n\
@@ -775,23 +791,7 @@ fn a_work_area_naming_content_beside_its_experiment_resumes_by_another_path_and_
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let start = Instant::now();
-    while !names(&work)
-        .iter()
-        .any(|n| n.starts_with("chunk-") && n.ends_with(".toml"))
-    {
-        assert!(
-            start.elapsed() < Duration::from_secs(120),
-            "no chunk finished"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let killed = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    let o = child.wait_with_output().unwrap();
+    let o = interrupt_after_chunks(child, &work, 1);
     assert_eq!(o.status.code(), Some(143), "{}", stderr(&o));
 
     // The work area records the content file as the experiment writes it.

@@ -1197,15 +1197,19 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_two_round_search_is_mcts_1000_beyond_with_a_second_round() {
-        let search = |name: &str| match Strategy::named(name, Path::new("/nonexistent"))
+    /// The search settings and weights of the shipped MCTS strategy `name`.
+    fn search(name: &str) -> (MctsConfig, Weights) {
+        match Strategy::named(name, Path::new("/nonexistent"))
             .unwrap()
             .kind
         {
             StrategyKind::Mcts { config, weights } => (config, weights),
             other => panic!("{other:?}"),
-        };
+        }
+    }
+
+    #[test]
+    fn the_two_round_search_is_mcts_1000_beyond_with_a_second_round() {
         let (one, one_weights) = search("mcts-1000-beyond");
         let (two, two_weights) = search("mcts-1000-beyond-two-rounds");
         assert_eq!((one.rollout_turns, two.rollout_turns), (1, 2));
@@ -1221,13 +1225,6 @@ mod tests {
 
     #[test]
     fn the_tuned_flat_search_is_mcts_1000_gods_flat_with_tuned_gods_weights() {
-        let search = |name: &str| match Strategy::named(name, Path::new("/nonexistent"))
-            .unwrap()
-            .kind
-        {
-            StrategyKind::Mcts { config, weights } => (config, weights),
-            other => panic!("{other:?}"),
-        };
         let (flat, flat_weights) = search("mcts-1000-gods-flat");
         let (tuned, tuned_weights) = search("mcts-1000-gods-flat-tuned");
         assert_eq!(tuned, flat);
