@@ -619,13 +619,13 @@ fn status_command(args: &StatusArgs) -> Result<()> {
 /// in) to the recorded definitions, and its content files hold what they held. The content
 /// files are recorded as the experiment file writes them, relative to its folder, so they are
 /// read from the folder of `experiments/NAME.toml` here when that file is the recorded
-/// experiment ([`located_experiment`]), else relative to the current folder. The answer depends on the folder `status` runs
-/// from, which the line names. The binary is said apart: this one (when the recorded commit
-/// is this binary's), or one of the recorded commit (which `scripts/resume-at-commit.sh`
-/// builds); a commit recorded `-dirty` or `unknown` names code no checkout rebuilds. A
-/// difference (what differs, at which line of the definitions) or an error (a strategy name
-/// that no longer resolves, an unreadable content file) is the stated reason, as
-/// `run --resume` from that folder would refuse it.
+/// experiment ([`located_experiment`]), else relative to the current folder. The answer
+/// depends on the folder `status` runs from, which the line names. The binary is said apart:
+/// this one (when the recorded commit is this binary's), or one of the recorded commit (which
+/// `scripts/resume-at-commit.sh` builds); a commit recorded `-dirty` or `unknown` names code
+/// no checkout rebuilds. A difference (what differs, at which line of the definitions) or an
+/// error (a strategy name that no longer resolves, an unreadable content file) is the stated
+/// reason, as `run --resume` from that folder would refuse it.
 fn resume_check(p: &lab::WorkProgress) -> String {
     let recorded = &p.identity;
     let folder = std::env::current_dir()
