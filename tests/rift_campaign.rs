@@ -154,6 +154,35 @@ fn a_won_game_leads_to_the_next_with_ruins_lost_and_upgrades_lost_by_a_dead_mech
     );
 }
 
+/// The leaf evaluation's `games_won` feature is the campaign's stage: 0 in game 1, 1 once it is
+/// won, while the other features still read the board (Campaign; `sololab fit` over campaigns).
+#[test]
+fn the_games_won_feature_counts_the_campaign_games_won_so_far() {
+    let names = <Rift as Game>::FEATURE_NAMES;
+    let at = |name: &str| names.iter().position(|n| *n == name).expect(name);
+    let read = |r: &Rift| {
+        let mut f = vec![f64::NAN; names.len()];
+        r.features(&mut f);
+        f
+    };
+    let mut r = last_turn_of_game_one(
+        "mech A tile=(1,1) hp=3 max_hp=3 levels=1,0\nmech B tile=(2,1) hp=3 max_hp=3 levels=1,0",
+        2,
+    );
+    r.objectives = [u8::MAX; 2];
+    let before = read(&r);
+    assert_eq!(before[at("games_won")], 0.0);
+    assert_eq!(before[at("ruins_left")], 2.0);
+    let mut rng = GameRng::from_seed_u64(9);
+    r.apply(RiftAction::EndActions, &mut rng);
+    assert_eq!(r.campaign.games_won, 1);
+    let after = read(&r);
+    assert_eq!(after[at("games_won")], 1.0);
+    assert_eq!(after[at("ruins_left")], 2.0, "the supply carries over");
+    let single = new_game(&setup(&[]), 5);
+    assert_eq!(read(&single)[at("games_won")], 0.0);
+}
+
 trait FromSeed {
     fn from_seed_u64(s: u64) -> Self;
 }

@@ -782,8 +782,10 @@ impl Rift {
 /// `mech_hp` summed, `mechs_alive`, `monsters` on the map, `monster_hp` summed, `detections`
 /// pending whose spawn tile is free (a unit on the tile will block the spawn), `turns_left`
 /// (the campaign die), `doomed` (1 if the preview loses the game),
-/// `monster_threat` (monsters on the map, Alphas counting double).
-pub const FEATURES: [&str; 10] = [
+/// `monster_threat` (monsters on the map, Alphas counting double), `games_won` (campaign games
+/// won so far, 0 in single games: the campaign's stage, constant within a game, so a fit over
+/// whole campaigns (`sololab fit`) does not read the stage into the other weights; Campaign).
+pub const FEATURES: [&str; 11] = [
     "buildings",
     "ruins_left",
     "mech_hp",
@@ -794,6 +796,7 @@ pub const FEATURES: [&str; 10] = [
     "turns_left",
     "doomed",
     "monster_threat",
+    "games_won",
 ];
 
 /// Metric names reported as means per game or campaign (Campaign; issue 4): games won (0/1 in
@@ -1026,6 +1029,7 @@ impl Game for Rift {
             }
         }
         out[9] = threat as f64;
+        out[10] = f64::from(p.campaign.games_won);
         let _ = tiles(0);
     }
     const METRIC_NAMES: &'static [&'static str] = &METRICS;
