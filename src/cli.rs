@@ -430,6 +430,8 @@ fn run_typed<G: Game>(experiment: Experiment, args: &RunArgs) -> Result<()> {
         let positions = shard.games_of(e.games_cap());
         let mut work = lab::WorkArea::open(&out, identity, causes, metrics, positions, args.resume)
             .map_err(anyhow::Error::msg)?;
+        // This run's report, once committed, ends its own work area.
+        dir.ends_work_area();
         set_resume_hint(work.path());
         let report = lab::try_run_shard(&plan, &options, shard, progress.as_ref(), &mut work)?;
         if work.resumed > 0 {

@@ -63,6 +63,9 @@ fn strength_run_toml(
     toml::to_string(&doc).unwrap_or_default()
 }
 
+/// The files of a strength curve's report folder.
+const STRENGTH_FILES: [&str; 4] = ["strength.csv", "strength.svg", "run.toml", lab::PAGE];
+
 /// `sololab bench --strength GAME`: `strategies` (default [`lab::STRENGTH_STRATEGIES`]),
 /// `games` per strategy (default 200), on `threads` threads.
 ///
@@ -99,6 +102,8 @@ pub fn strength_command(
         .unwrap_or_else(|| PathBuf::from(format!("results/strength-{game}")));
     let games = games.unwrap_or(200);
     let seed = args.strength_seed.unwrap_or(1);
+    // Check the folder before the first game (as calibrate and sensitivity do).
+    drop(lab::ReportDir::open(&out, &STRENGTH_FILES).map_err(|e| anyhow::anyhow!("{e}"))?);
     let mut rows = Vec::new();
     for name in &strategies {
         eprintln!("measuring {game} {name} ({games} games)...");
@@ -119,11 +124,8 @@ pub fn strength_command(
     let run = strength_run_toml(game, &strategies, games, seed, &args.strength_set, &out);
     let page = lab::folder_page_html(lab::FolderKind::Strength, &csv, &svg, Some(&run), &out)
         .map_err(anyhow::Error::msg)?;
-    let mut dir = lab::ReportDir::open(
-        &out,
-        &["strength.csv", "strength.svg", "run.toml", lab::PAGE],
-    )
-    .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut dir =
+        lab::ReportDir::open(&out, &STRENGTH_FILES).map_err(|e| anyhow::anyhow!("{e}"))?;
     dir.write("strength.csv", &csv)
         .and_then(|()| dir.write("strength.svg", &svg))
         .and_then(|()| dir.write("run.toml", &run))

@@ -1057,3 +1057,102 @@ fn an_empty_work_area_is_nothing_to_resume_and_the_run_starts_afresh() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Puts a stand-in for an interrupted run's work area into report folder `out` (what `report`,
+/// `merge` and a `--raw` run must carry over untouched: they never read it).
+fn plant_work_area(out: &Path) -> PathBuf {
+    let work = out.join(".sololab-work");
+    std::fs::create_dir_all(&work).unwrap();
+    let identity = work.join("identity.toml");
+    std::fs::write(&identity, "format = \"sololab-partial-1\"\n# kept\n").unwrap();
+    std::fs::write(work.join("chunk-0-64.toml"), "# a finished chunk\n").unwrap();
+    identity
+}
+
+#[test]
+fn only_the_run_that_owns_a_work_area_ends_it_report_merge_and_raw_runs_keep_it() {
+    let dir = temp_dir("keep-work");
+    let file = dir.join("k.toml");
+    std::fs::write(
+        &file,
+        "name = \"k\"\ngame = \"rift\"\nstrategies = [\"random\"]\ngames = 20\nseed = 1\n",
+    )
+    .unwrap();
+    let out = dir.join("k");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["run", p(&file), "--quiet", "--out", p(&out)];
+        args.extend(extra);
+        sololab(&args)
+    };
+    ok(&run(&[]));
+    let kept = |what: &str| {
+        assert_eq!(
+            read(&out.join(".sololab-work/identity.toml")),
+            "format = \"sololab-partial-1\"\n# kept\n",
+            "{what}"
+        );
+        assert!(
+            out.join(".sololab-work/chunk-0-64.toml").is_file(),
+            "{what}"
+        );
+    };
+    // Rebuilding the page.
+    plant_work_area(&out);
+    ok(&sololab(&["report", p(&out)]));
+    kept("report");
+    assert!(out.join("report.html").is_file());
+    // A merged report written over it.
+    let parts: Vec<PathBuf> = (0..2).map(|k| dir.join(format!("k-{k}"))).collect();
+    for (k, part) in parts.iter().enumerate() {
+        shard(&file, k as u64, 2, part);
+    }
+    ok(&sololab(&[
+        "merge",
+        p(&parts[0]),
+        p(&parts[1]),
+        "--quiet",
+        "--out",
+        p(&out),
+    ]));
+    kept("merge");
+    assert_eq!(read(&out.join("summary.csv")), {
+        let whole = dir.join("whole");
+        ok(&sololab(&["run", p(&file), "--quiet", "--out", p(&whole)]));
+        read(&whole.join("summary.csv"))
+    });
+    // A --raw run (it keeps no work area of its own).
+    ok(&run(&["--raw"]));
+    kept("run --raw");
+    assert!(out.join("games.csv").is_file());
+    // The run the work area belongs to, resumed (here: a stand-in it cannot read) is refused,
+    // and the area stays; removed by hand, a plain run then ends with none.
+    let o = run(&["--resume"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    kept("a refused resume");
+    std::fs::remove_dir_all(out.join(".sololab-work")).unwrap();
+    ok(&run(&[]));
+    assert!(!out.join(".sololab-work").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_strength_folder_in_the_way_is_refused_before_the_first_game() {
+    let dir = temp_dir("strength-out");
+    let file = dir.join("a-file");
+    std::fs::write(&file, "mine\n").unwrap();
+    let o = sololab(&[
+        "bench",
+        "--strength",
+        "rift",
+        "--strategy",
+        "greedy",
+        "--games",
+        "50",
+        "--strength-out",
+        p(&file),
+    ]);
+    // One line, and no "measuring ..." line before it: no game was played.
+    refused(&o, &[p(&file), "not a folder"]);
+    assert_eq!(read(&file), "mine\n");
+    let _ = std::fs::remove_dir_all(&dir);
+}

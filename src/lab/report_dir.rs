@@ -128,6 +128,9 @@ pub struct ReportDir {
     files: Vec<String>,
     id: u64,
     committed: bool,
+    /// Whether the commit carries the folder's work area ([`WORK`]) over into the new report
+    /// (true unless [`ReportDir::ends_work_area`] was called).
+    keeps_work: bool,
 }
 
 fn io_error(path: &Path, source: std::io::Error) -> ReportError {
@@ -201,6 +204,7 @@ impl ReportDir {
                     files: Vec::new(),
                     id,
                     committed: false,
+                    keeps_work: true,
                 })
             }
             Err(e) => {
@@ -254,6 +258,15 @@ impl ReportDir {
         }
         check_previous_report(out)?;
         check_same_kind(out, files)?;
+        // The folder itself must take new entries (a run keeps its finished chunks in its work
+        // area there, and the commit swaps the folder away): proven by creating the work area's
+        // folder when it is absent, and removing it again (an empty one left by a killed run
+        // holds nothing, and the next run removes it: `lab::work`).
+        let work = out.join(WORK);
+        if !work.exists() {
+            std::fs::create_dir(&work).map_err(|e| io_error(out, e))?;
+            std::fs::remove_dir(&work).map_err(|e| io_error(out, e))?;
+        }
         remove_stale_staging(staging.parent().unwrap_or(Path::new(".")));
         std::fs::create_dir(staging).map_err(|e| create_error(staging, e))?;
         debris.staging = staging.to_path_buf();
@@ -268,6 +281,15 @@ impl ReportDir {
     /// The report folder (where the files will be once committed).
     pub fn path(&self) -> &Path {
         &self.out
+    }
+
+    /// Makes the commit drop the folder's work area ([`WORK`]) with the previous report: for
+    /// the run whose own finished chunks it holds (a run or a shard that opened it with
+    /// `lab::WorkArea::open`), once that run's report is the one committed. Every other
+    /// report (a rebuilt page, a merged report, a `--raw` run) carries an interrupted run's
+    /// work area over, so that its finished games are never thrown away by another command.
+    pub fn ends_work_area(&mut self) {
+        self.keeps_work = false;
     }
 
     /// Creates file `name` of the report in the staging folder, for streaming.
@@ -316,7 +338,27 @@ impl ReportDir {
         write_synced(&path, &marker).map_err(|e| io_error(&self.out.join(MARKER), e))?;
         let mut open = open_reports();
         swap(&self.staging, &self.out).map_err(|e| io_error(&self.out, e))?;
-        // The staging path now holds the previous report (with the lock file).
+        // The staging path now holds the previous report (with the lock file), and its work
+        // area, which goes back into the report folder unless this report ends it.
+        let work = self.staging.join(WORK);
+        if self.keeps_work
+            && work.is_dir()
+            && let Err(e) = std::fs::rename(&work, self.out.join(WORK))
+        {
+            // The report is in place; the previous one stays beside it, work area and all.
+            open.retain(|(id, _)| *id != self.id);
+            self.committed = true;
+            return Err(ReportError::Write {
+                path: self.out.join(WORK),
+                source: std::io::Error::new(
+                    e.kind(),
+                    format!(
+                        "cannot move the work area back ({e}); it is kept in {}",
+                        work.display()
+                    ),
+                ),
+            });
+        }
         let _ = std::fs::remove_dir_all(&self.staging);
         open.retain(|(id, _)| *id != self.id);
         self.committed = true;
