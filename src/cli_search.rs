@@ -132,7 +132,8 @@ pub fn strength_command(
         .and_then(|()| dir.write(lab::PAGE, &page))
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     dir.commit().map_err(|e| anyhow::anyhow!("{e}"))?;
-    let mut stdout = std::io::stdout().lock();
+    // The curve is written: a closed or full stdout no longer makes this an error.
+    let mut stdout: Vec<u8> = Vec::new();
     if csv_only {
         write!(stdout, "{csv}")?;
     } else {
@@ -168,6 +169,7 @@ pub fn strength_command(
             out.display()
         )?;
     }
+    print_quietly(&stdout);
     Ok(())
 }
 
@@ -261,7 +263,8 @@ pub fn fit_command(args: &FitArgs, dir: &Path) -> Result<()> {
     let text = lab::fitted_strategy(&template, kind.name(), &playouts, &fit, &made_by)
         .map_err(anyhow::Error::msg)?;
     write_strategy_file(kind, &args.out, &text)?;
-    let mut stdout = std::io::stdout().lock();
+    // The file is written: a closed or full stdout no longer makes this an error.
+    let mut stdout: Vec<u8> = Vec::new();
     writeln!(
         stdout,
         "{} games ({} won), {} rows; log-loss {:.4} (win rate alone {:.4})",
@@ -271,6 +274,7 @@ pub fn fit_command(args: &FitArgs, dir: &Path) -> Result<()> {
         writeln!(stdout, "  {name:<16} {w:+.4}")?;
     }
     writeln!(stdout, "wrote {}", args.out.display())?;
+    print_quietly(&stdout);
     Ok(())
 }
 
@@ -406,9 +410,20 @@ pub fn tune_command(args: &TuneArgs, dir: &Path) -> Result<()> {
         writeln!(stdout, "  {name:<18} {a:+.4} -> {b:+.4}")?;
     }
     writeln!(stdout, "wrote {}", args.out.display())?;
-    let mut out = std::io::stdout().lock();
-    let _ = out.write_all(&stdout).and_then(|()| out.flush());
+    print_quietly(&stdout);
     Ok(())
+}
+
+/// Writes `text` to standard output once the command's files are written: a closed pipe is
+/// not an error (`| head`), any other failure (a full disk) is a warning on stderr, not an
+/// error, since what the command was for is done.
+pub(crate) fn print_quietly(text: &[u8]) {
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_all(text).and_then(|()| out.flush())
+        && e.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        eprintln!("sololab: warning: cannot write to standard output: {e}");
+    }
 }
 
 /// Writes `text` to `path` through a temporary file beside it and a rename, so the file is

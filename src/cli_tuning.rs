@@ -32,7 +32,6 @@ fn values_typed<G: Game>(set: &[String]) -> Result<String> {
     Ok(lab::values_text(&tunables))
 }
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -492,21 +491,8 @@ fn calibrate_typed<G: Game>(args: &CalibrateArgs, r: &Resolved) -> Result<()> {
         r.out.display(),
         if args.tune.no_report { "" } else { ", report.html" }
     ));
-    print_quietly(&text)
-}
-
-fn print_quietly(text: &str) -> Result<()> {
-    let mut stdout = std::io::stdout().lock();
-    match stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush())
-    {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-            eprintln!("sololab: warning: cannot write to standard output: {e}");
-            Ok(())
-        }
-        _ => Ok(()),
-    }
+    crate::cli_search::print_quietly(text.as_bytes());
+    Ok(())
 }
 
 /// `sololab sensitivity`.
@@ -638,5 +624,6 @@ fn sensitivity_typed<G: Game>(args: &SensitivityArgs, r: &Resolved) -> Result<()
         r.out.display(),
         if args.tune.no_report { "" } else { ", report.html" }
     ));
-    print_quietly(&text)
+    crate::cli_search::print_quietly(text.as_bytes());
+    Ok(())
 }

@@ -580,3 +580,42 @@ fn tune_writes_its_file_when_its_progress_and_summary_cannot_be_shown() {
     assert!(text.contains("[weights.gods]"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Once its file is written, `fit`'s (and the strength curve's) summary on a full standard
+/// output is a warning, not an error: exit 0 and the file in place.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_standard_output_after_the_file_is_written_is_a_warning() {
+    let dir = temp_dir("full-stdout");
+    let out = dir.join("f.toml");
+    let full = || std::fs::File::create("/dev/full").expect("/dev/full");
+    let o = Command::new(BIN)
+        .args(["fit", "rift", "--strategy", "greedy", "--games", "30"])
+        .args(["--out", path(&out)])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(full())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("warning: cannot write to standard output"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        std::fs::read_to_string(&out)
+            .unwrap()
+            .contains("[weights.rift]")
+    );
+    let curve = dir.join("curve");
+    let o = Command::new(BIN)
+        .args(["bench", "--strength", "rift", "--strategy", "random"])
+        .args(["--games", "10", "--strength-out", path(&curve)])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(full())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(curve.join("strength.csv").is_file());
+    let _ = std::fs::remove_dir_all(&dir);
+}
