@@ -147,3 +147,103 @@ fn a_position_with_a_byte_order_mark_loads() {
     let e = Rift::from_position(&text.replace("hp=3 max_hp=3", "hp=x max_hp=3")).unwrap_err();
     assert_eq!((e.line, e.message.as_str()), (3, "hp=x: not a number"));
 }
+
+// Setup draws two different map cards, three different monster cards and two different mechs
+// and pilots (one card of each in the box), so a position naming one twice is unreachable.
+
+#[test]
+fn a_monster_card_named_twice_is_refused() {
+    let text = format!("rift-position 1\nmonster_cards Demon,Demon,Wraith\n{MECH}{BOARD}");
+    let e = Rift::from_position(&text).unwrap_err();
+    assert_eq!(e.line, 2, "{e}");
+    assert!(
+        e.message
+            .contains("monster_cards: Demon named twice (a game draws three different"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_map_card_named_twice_is_refused() {
+    let (line, m) = err(&format!(
+        "clock phase=actions\nmaps Acid_Flats,Acid_Flats\n{MECH}"
+    ));
+    assert_eq!(line, 4, "{m}");
+    assert!(
+        m.contains("maps: Acid_Flats named twice (a game draws two different map cards)"),
+        "{m}"
+    );
+}
+
+#[test]
+fn two_mechs_with_one_mech_card_are_refused() {
+    let a = "mech A card=Wukong pilot=Sun_Li tile=(1,3) hp=3\n";
+    let b = "mech B card=Wukong pilot=Marta_Kell tile=(2,3) hp=3\n";
+    // At the later line, in either order.
+    let (line, m) = err(&format!("clock phase=actions\n{a}{b}"));
+    assert_eq!(line, 5, "{m}");
+    assert!(
+        m.contains("mech B: card=Wukong is mech A's too, on line 4"),
+        "{m}"
+    );
+    assert!(m.contains("two different mechs"), "{m}");
+    let (line, m) = err(&format!("clock phase=actions\n{b}{a}"));
+    assert_eq!(line, 5, "{m}");
+    assert!(
+        m.contains("mech A: card=Wukong is mech B's too, on line 4"),
+        "{m}"
+    );
+    // A card naming the other mech's default (its card= not given) shares it too.
+    let r = ok(&format!("clock phase=actions\n{MECH}"));
+    let name = r.content.mechs[r.mechs[1].card as usize]
+        .name
+        .replace(' ', "_");
+    let (line, m) = err(&format!(
+        "clock phase=actions\nmech A card={name} tile=(1,3) hp=3\n"
+    ));
+    assert_eq!(line, 4, "{m}");
+    assert!(
+        m.contains(&format!("card={name} is mech B's too, by default")),
+        "{m}"
+    );
+}
+
+#[test]
+fn two_mechs_with_one_pilot_are_refused() {
+    let (line, m) = err("clock phase=actions\n\
+         mech A card=Wukong pilot=Sun_Li tile=(1,3) hp=3\n\
+         mech B card=Atlas pilot=Sun_Li tile=(2,3) hp=3\n");
+    assert_eq!(line, 5, "{m}");
+    assert!(
+        m.contains("mech B: pilot=Sun_Li is mech A's too, on line 4"),
+        "{m}"
+    );
+    assert!(m.contains("two different pilots"), "{m}");
+}
+
+#[test]
+fn different_cards_and_pilots_still_load() {
+    let r = ok("clock phase=actions\nmaps Acid_Flats,Launch_Site\n\
+                mech A card=Wukong pilot=Marta_Kell tile=(1,3) hp=3\n\
+                mech B card=Atlas pilot=Sun_Li tile=(2,3) hp=4\n");
+    let c = r.content;
+    let names = |i: usize| {
+        let m = r.mechs[i];
+        (
+            c.mechs[m.card as usize].name.as_str(),
+            c.pilots[m.pilot as usize].name.as_str(),
+        )
+    };
+    assert_eq!(names(0), ("Wukong", "Marta Kell"));
+    assert_eq!(names(1), ("Atlas", "Sun Li"));
+    assert_eq!(
+        [
+            &c.maps[r.maps[0] as usize].name,
+            &c.maps[r.maps[1] as usize].name
+        ],
+        ["Acid Flats", "Launch Site"]
+    );
+    // The example position of tests/positions still loads, and so does a written one.
+    let r1 = Rift::from_position(include_str!("positions/r1-compass.pos")).unwrap();
+    assert_eq!(Rift::from_position(&r1.to_position()).unwrap(), r1);
+}

@@ -46,8 +46,9 @@
 //!
 //! A position must be a state the game can reach: [`parse`] refuses two units on a tile, units
 //! on buildings or mountains, HP out of range, more than 2 monsters on a card, a walker on water,
-//! tokens beyond the supply (outside a choice), or a phase that disagrees with the result or pending rewards, each
-//! at the line that breaks the rule.
+//! tokens beyond the supply (outside a choice), a phase that disagrees with the result or pending
+//! rewards, or a map card, monster card, mech card or pilot named twice (Setup draws different
+//! ones), each at the line that breaks the rule.
 
 use super::board::{Bits, COLS, NO_TILE, ROWS, Tile, bit, coord, parse_coord, tile, tiles};
 use super::content::{self, Content, Dir, Finale, Status};
@@ -402,7 +403,8 @@ fn find(
 ///
 /// # Errors
 /// A [`PositionError`] with the 1-based line and what was wrong: an unknown key or name, a bad
-/// number or coordinate, a grid row of the wrong width, two units on one tile.
+/// number or coordinate, a grid row of the wrong width, two units on one tile, a card or pilot
+/// named twice.
 pub fn parse(text: &str) -> Result<Rift, PositionError> {
     let mut ctx = Ctx { line: 0 };
     // Content first (other lines name cards in it).
@@ -449,6 +451,8 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
     let (mut clock_line, mut campaign_line, mut tokens_line) = (0usize, 0usize, 0usize);
     let mut choice_line = 0usize;
     let mut mech_line = [0usize; 2];
+    // Line giving each mech's `card=` and `pilot=` (0 = not given: the empty board's default).
+    let (mut card_line, mut pilot_line) = ([0usize; 2], [0usize; 2]);
     let mut monster_line = [0usize; 4];
     let mut lines = PositionLines::new(text);
     while let Some(line) = lines.next() {
@@ -474,6 +478,13 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                         c.map_index(&n),
                         c.maps.iter().map(|m| m.name.as_str()).collect(),
                     )?;
+                    // Setup, step 1: two random map cards, so two different ones.
+                    if r.maps[..k].contains(&r.maps[k]) {
+                        return Err(ctx.err(format!(
+                            "maps: {} named twice (a game draws two different map cards)",
+                            name_word(&c.maps[r.maps[k] as usize].name)
+                        )));
+                    }
                 }
             }
             "monster_cards" => {
@@ -493,6 +504,13 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                         c.monster_index(&n),
                         c.monsters.iter().map(|m| m.name.as_str()).collect(),
                     )?;
+                    // Setup, step 4: three random monster cards, so three different ones.
+                    if r.monster_cards[..k].contains(&r.monster_cards[k]) {
+                        return Err(ctx.err(format!(
+                            "monster_cards: {} named twice (a game draws three different monster cards)",
+                            name_word(&c.monsters[r.monster_cards[k] as usize].name)
+                        )));
+                    }
                 }
             }
             "clock" => {
@@ -665,6 +683,7 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                                 c.mech_index(&n),
                                 c.mechs.iter().map(|m| m.name.as_str()).collect(),
                             )?;
+                            card_line[idx] = ctx.line;
                         }
                         "pilot" => {
                             let n = v.replace('_', " ");
@@ -675,6 +694,7 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                                 c.pilot_index(&n),
                                 c.pilots.iter().map(|m| m.name.as_str()).collect(),
                             )?;
+                            pilot_line[idx] = ctx.line;
                         }
                         "levels" => {
                             let (a, b) = v
@@ -1101,6 +1121,7 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
         &mech_line,
         &monster_line,
     )?;
+    distinct_crews(&r, &card_line, &pilot_line)?;
     Ok(r)
 }
 
@@ -1242,6 +1263,55 @@ pub fn render(r: &Rift) -> String {
 /// `A`, `B` or `AB` for mech bits (bit 0 mech A, bit 1 mech B).
 fn mech_letters(b: u8) -> &'static str {
     ["-", "A", "B", "AB"][(b & 3) as usize]
+}
+
+/// Refuses two mechs with one mech card or one pilot: Setup, steps 2-3, tucks a pilot beneath a
+/// mech, then a second pilot beneath a second mech (one card of each in the box). Reported at the
+/// later line naming the shared card; `card_line` and `pilot_line` give the line of each mech's
+/// `card=` and `pilot=` (0 = not given, so the empty board's default).
+fn distinct_crews(
+    r: &Rift,
+    card_line: &[usize; 2],
+    pilot_line: &[usize; 2],
+) -> Result<(), PositionError> {
+    let c = r.content;
+    let [a, b] = r.mechs;
+    for (same, lines, key, name, what) in [
+        (
+            a.card == b.card,
+            card_line,
+            "card",
+            &c.mechs[a.card as usize].name,
+            "mechs",
+        ),
+        (
+            a.pilot == b.pilot,
+            pilot_line,
+            "pilot",
+            &c.pilots[a.pilot as usize].name,
+            "pilots",
+        ),
+    ] {
+        if !same {
+            continue;
+        }
+        let i = usize::from(lines[1] > lines[0]);
+        let other = ['A', 'B'][1 - i];
+        let source = if lines[1 - i] == 0 {
+            format!("by default, as no {key}= is given for it")
+        } else {
+            format!("on line {}", lines[1 - i])
+        };
+        return Err(PositionError {
+            line: lines[i],
+            message: format!(
+                "mech {}: {key}={} is mech {other}'s too, {source} (a game uses two different {what})",
+                ['A', 'B'][i],
+                name_word(name)
+            ),
+        });
+    }
+    Ok(())
 }
 
 /// The rules a position must keep to be a state the game can reach, each reported at the line
