@@ -1092,6 +1092,15 @@ fn bench_command(args: &BenchArgs) -> Result<()> {
             .collect();
         return print_out(&list);
     }
+    for (flag, names) in [("--game", &args.game), ("--strategy", &args.strategy)] {
+        if let Some((_, name)) = names
+            .iter()
+            .enumerate()
+            .find(|(i, n)| names[..*i].contains(n))
+        {
+            bail!("{flag} {name}: listed twice");
+        }
+    }
     if let Some(game) = &args.strength.strength {
         return crate::cli_search::strength_command(
             &args.strength,

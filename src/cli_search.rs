@@ -25,7 +25,7 @@ pub struct StrengthArgs {
     #[arg(long = "strength-out", value_name = "DIR", requires = "strength")]
     pub strength_out: Option<PathBuf>,
     /// Seed of the strength games (games 0..N of it; default 1).
-    #[arg(long = "strength-seed", value_name = "SEED", requires = "strength",
+    #[arg(allow_negative_numbers = true, long = "strength-seed", value_name = "SEED", requires = "strength",
           value_parser = clap::value_parser!(u64).range(0..=i64::MAX as u64))]
     pub strength_seed: Option<u64>,
     /// A setup value of the strength games, KEY=VALUE as for `play --set` (default: the
@@ -186,10 +186,10 @@ pub struct FitArgs {
     #[arg(long)]
     pub like: Option<String>,
     /// Games to play, 1..=1000000.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub games: u64,
     /// Seed of the games (games 0..N of it).
-    #[arg(long, default_value_t = 1,
+    #[arg(long, allow_negative_numbers = true, default_value_t = 1,
           value_parser = clap::value_parser!(u64).range(0..=i64::MAX as u64))]
     pub seed: u64,
     /// A setup axis or content value of the games played, `KEY=VALUE` (repeatable; as for
@@ -198,7 +198,7 @@ pub struct FitArgs {
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
     /// Worker threads, at most 1024 (default 0: one per core); the fit does not depend on it.
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=1024))]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=1024))]
     pub threads: u64,
     /// The strategy file to write (e.g. strategies/fitted.toml).
     #[arg(long)]
@@ -288,7 +288,7 @@ pub struct TuneArgs {
     #[arg(long)]
     pub strategy: String,
     /// Games each candidate plays (games 0..N of --seed), 1..=1000000.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub games: u64,
     /// Seed of the tuning games.
     #[arg(long, default_value_t = 1, allow_negative_numbers = true,
@@ -301,7 +301,7 @@ pub struct TuneArgs {
     pub holdout_seed: Option<u64>,
     /// Sweeps over the weights at most, 1..=100 (the search ends after a sweep that keeps
     /// nothing).
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=100))]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=100))]
     pub sweeps: u32,
     /// Games a change must win beyond the best so far to be kept (default: 0.4% of --games,
     /// at least 1).
@@ -313,7 +313,7 @@ pub struct TuneArgs {
     pub set: Vec<String>,
     /// Worker threads, at most 1024 (default 0: one per core); the result does not depend on
     /// it.
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=1024))]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=1024))]
     pub threads: u64,
     /// The strategy file to write (e.g. strategies/greedy-tuned.toml).
     #[arg(long)]

@@ -51,13 +51,13 @@ pub struct TuneArgs {
     #[arg(long)]
     strategy: Option<String>,
     /// Games per probe (default: the experiment's `games`).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
     games: Option<u64>,
     /// Seed of the games (default: the experiment's).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=i64::MAX as u64))]
+    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(0..=i64::MAX as u64))]
     seed: Option<u64>,
     /// Worker threads (default: one per core); the numbers do not depend on it.
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=1024))]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=1024))]
     threads: u64,
     /// The report folder (default: results/<experiment name>).
     #[arg(long)]
@@ -80,23 +80,23 @@ pub struct CalibrateArgs {
     #[arg(long)]
     value: String,
     /// The target win rate, 0..1.
-    #[arg(long, value_parser = unit_interval)]
+    #[arg(long, allow_negative_numbers = true, value_parser = unit_interval)]
     target: f64,
     /// Half-width of the 95% interval at which a probe holding the target is the answer
-    /// (default: the experiment's `precision`, else 0.02).
-    #[arg(long, value_parser = unit_interval)]
+    /// (default: the experiment's `precision`, else 0.02), in 0.0001..=0.5 as in experiment files.
+    #[arg(long, allow_negative_numbers = true, value_parser = half_width)]
     precision: Option<f64>,
     /// The values searched, LO..HI: whole numbers, or for a real value reals (`2.5..12`)
     /// (default: the range the game accepts; needed when an end is open).
-    #[arg(long, value_parser = number_range)]
+    #[arg(long, allow_hyphen_values = true, value_parser = number_range)]
     range: Option<(f64, f64)>,
     /// For a real value: the bracket width at which bisection stops, in the value's unit
     /// (default: 1% of the range's width); stochastic approximation probes its multiples.
-    #[arg(long, value_parser = positive_real)]
+    #[arg(long, allow_negative_numbers = true, value_parser = positive_real)]
     resolution: Option<f64>,
     /// The most games one probe plays (default: the experiment's `max_games`, else 8 × the
     /// games per probe).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
     max_games: Option<u64>,
     /// auto (bisection; stochastic approximation if the win rate is seen not monotone),
     /// bisect or sa.
@@ -113,14 +113,14 @@ pub struct SensitivityArgs {
     #[arg(long, num_args = 1..)]
     values: Vec<String>,
     /// The step down and up of whole numbers.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(i64).range(1..=1_000_000))]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 1, value_parser = clap::value_parser!(i64).range(1..=1_000_000))]
     step: i64,
     /// The step down and up of real values (written with a decimal point), as a fraction of
     /// the value: 0.1 moves 4.0 to 3.6 and 4.4 (a value at 0 moves by the fraction itself).
-    #[arg(long, default_value_t = lab::REAL_STEP, value_parser = step_fraction)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = lab::REAL_STEP, value_parser = step_fraction)]
     real_step: f64,
     /// Values drawn in the tornado chart (the largest effects).
-    #[arg(long, default_value_t = 25, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 25, value_parser = clap::value_parser!(u64).range(1..=1000))]
     top: u64,
 }
 
@@ -128,6 +128,14 @@ fn unit_interval(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
         _ => Err("expected a number in 0..=1".into()),
+    }
+}
+
+/// A largest Wilson half-width, 0.0001..=0.5 (as an experiment's `precision`).
+fn half_width(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if (0.0001..=0.5).contains(&x) => Ok(x),
+        _ => Err("expected a half-width in 0.0001..=0.5".into()),
     }
 }
 

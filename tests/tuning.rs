@@ -416,6 +416,71 @@ fn calibrate_and_sensitivity_refuse_bad_input_in_one_line() {
         e.starts_with("sololab: error: --values 'monster.Dragon.normal.hp': no content value"),
         "{e}"
     );
+    // One line each, naming what is wrong (a negative number is a value, not a flag; a
+    // precision as an experiment file allows it; a value named twice).
+    for (args, expected) in [
+        (
+            &[
+                "calibrate",
+                "rift-sensitivity",
+                "--value",
+                "ruins",
+                "--target",
+                "-0.1",
+            ][..],
+            "expected a number in 0..=1",
+        ),
+        (
+            &[
+                "calibrate",
+                "rift-sensitivity",
+                "--value",
+                "ruins",
+                "--target",
+                "0.4",
+                "--precision",
+                "0",
+            ][..],
+            "expected a half-width in 0.0001..=0.5",
+        ),
+        (
+            &[
+                "sensitivity",
+                "rift-sensitivity",
+                "--values",
+                "ruins",
+                "ruins",
+            ][..],
+            "'ruins' is listed twice",
+        ),
+        (
+            &["sensitivity", "rift-sensitivity", "--seed", "-3"][..],
+            "-3",
+        ),
+        (
+            &["bench", "--game", "rift", "--game", "rift"][..],
+            "--game rift: listed twice",
+        ),
+        (
+            &[
+                "bench",
+                "--strength",
+                "rift",
+                "--strategy",
+                "random",
+                "--strategy",
+                "random",
+            ][..],
+            "--strategy random: listed twice",
+        ),
+    ] {
+        let o = sololab(args);
+        let e = String::from_utf8(o.stderr).unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {e}");
+        assert_eq!(e.lines().count(), 1, "{e}");
+        assert!(e.contains(expected), "{args:?}: {e}");
+        assert!(!e.contains("unexpected argument"), "{args:?}: {e}");
+    }
 }
 
 /// A scratch folder for one test, emptied first.

@@ -428,11 +428,19 @@ pub fn values_text(tunables: &[Tunable]) -> String {
 /// range is more than the one value).
 ///
 /// # Errors
-/// Those of [`tunables`], or a named value that is not a number.
+/// Those of [`tunables`], a value named twice in `only`, or a named value that is not a number.
 pub fn sensitivity_tunables<G: Game>(
     base: &SetupValues,
     only: Option<&[String]>,
 ) -> Result<Vec<Tunable>, SetupError> {
+    if let Some(names) = only
+        && let Some((_, name)) = names
+            .iter()
+            .enumerate()
+            .find(|(i, n)| names[..*i].contains(n))
+    {
+        return Err(SetupError(format!("'{name}' is listed twice")));
+    }
     let all = tunables::<G>(base, only)?;
     if only.is_some() {
         if let Some(t) = all.iter().find(|t| t.int().is_none() && t.real().is_none()) {
