@@ -428,8 +428,17 @@ fn run_typed<G: Game>(experiment: Experiment, args: &RunArgs) -> Result<()> {
         let identity = lab::RunIdentity::new(&blank, shard);
         let (causes, metrics) = (G::LOSS_CAUSES.len(), G::METRIC_NAMES.len());
         let positions = shard.games_of(e.games_cap());
-        let mut work = lab::WorkArea::open(&out, identity, causes, metrics, positions, args.resume)
-            .map_err(anyhow::Error::msg)?;
+        let cells = plan.cells.len();
+        let mut work = lab::WorkArea::open(
+            &out,
+            identity,
+            causes,
+            metrics,
+            cells,
+            positions,
+            args.resume,
+        )
+        .map_err(anyhow::Error::msg)?;
         // This run's report, once committed, ends its own work area.
         dir.ends_work_area();
         set_resume_hint(work.path());

@@ -511,6 +511,30 @@ fn an_interrupted_run_resumes_without_replaying_to_the_same_bytes() {
         );
         std::fs::remove_file(&copy).unwrap();
     }
+    // A chunk naming a cell the plan does not have (the plan has 2): refused by both (before,
+    // --resume took it and played its positions again).
+    assert!(text.contains("\ncells = [0, 1]\n"), "{text}");
+    std::fs::write(
+        work.join(&first),
+        text.replace("\ncells = [0, 1]\n", "\ncells = [0, 9]\n"),
+    )
+    .unwrap();
+    let expected = "has cell 9, not in the plan's 2";
+    refused(&sololab(&["status", p(&out)]), &[&first, expected]);
+    refused(
+        &sololab(&[
+            "run",
+            p(&file),
+            "--quiet",
+            "--threads",
+            "2",
+            "--out",
+            p(&out),
+            "--resume",
+        ]),
+        &[&first, expected],
+    );
+    std::fs::write(work.join(&first), &text).unwrap();
     // Another shard's positions are not this run's: resuming the work area as shard 1/2 of
     // the run (in a copy of the folder) is refused.
     let other = dir.join("other");

@@ -40,18 +40,20 @@ pub struct WorkArea {
 impl WorkArea {
     /// The work area of report folder `out` (already opened and locked by
     /// [`ReportDir::open`](super::ReportDir::open)) for the run `identity`, whose game has
-    /// `causes` loss causes and `metrics` metrics, whose shard plays positions `0..positions`
-    /// of each cell. With `resume`, the finished chunks of an earlier run of the same identity
-    /// are loaded.
+    /// `causes` loss causes and `metrics` metrics, whose plan has `cells` cells and whose shard
+    /// plays positions `0..positions` of each cell. With `resume`, the finished chunks of an
+    /// earlier run of the same identity are loaded.
     ///
     /// # Errors
     /// One line: a work area exists and `resume` is false; it is of another run; a chunk
-    /// file is unreadable or not of this run; the folder cannot be created or written.
+    /// file is unreadable or not of this run (a cell or position outside the plan); the folder
+    /// cannot be created or written.
     pub fn open(
         out: &Path,
         identity: RunIdentity,
         causes: usize,
         metrics: usize,
+        cells: usize,
         positions: u64,
         resume: bool,
     ) -> Result<WorkArea, String> {
@@ -105,7 +107,8 @@ impl WorkArea {
             ));
         }
         let hint = format!("; remove {shown} to start over");
-        for chunk in read_chunks(&dir, &area.identity, causes, metrics, positions, &hint)? {
+        let shape = (causes, metrics, cells, positions);
+        for chunk in read_chunks(&dir, &area.identity, shape, &hint)? {
             area.saved.insert((chunk.from, chunk.to), chunk);
         }
         Ok(area)
@@ -206,9 +209,7 @@ impl WorkProgress {
 fn read_chunks(
     dir: &Path,
     identity: &RunIdentity,
-    causes: usize,
-    metrics: usize,
-    positions: u64,
+    (causes, metrics, cells, positions): (usize, usize, usize, u64),
     hint: &str,
 ) -> Result<Vec<Chunk>, String> {
     let shown = dir.display();
@@ -241,6 +242,12 @@ fn read_chunks(
         if !seen.insert((chunk.from, chunk.to)) {
             return Err(bad(format!(
                 "a second chunk of positions {}..{}",
+                chunk.from, chunk.to
+            )));
+        }
+        if let Some(c) = chunk.cells.iter().find(|&&c| c >= cells) {
+            return Err(bad(format!(
+                "the chunk of positions {}..{} has cell {c}, not in the plan's {cells}",
                 chunk.from, chunk.to
             )));
         }
@@ -319,7 +326,8 @@ pub fn work_area_progress(out: &Path) -> Result<WorkProgress, String> {
     let shard = super::Shard::parse(&identity.shard)
         .map_err(|e| format!("{shown}/{IDENTITY}: shard {e}"))?;
     let positions = shard.games_of(report.experiment.games_cap());
-    let chunks = read_chunks(&dir, &identity, causes, metrics, positions, "")?;
+    let shape = (causes, metrics, report.cells.len(), positions);
+    let chunks = read_chunks(&dir, &identity, shape, "")?;
     for chunk in &chunks {
         for (&c, totals) in chunk.cells.iter().zip(&chunk.totals) {
             let cell = report.cells.get_mut(c).ok_or_else(|| {
