@@ -165,7 +165,7 @@ pub fn strength_command(
         }
         writeln!(
             stdout,
-            "wrote {}/strength.csv and strength.svg",
+            "wrote {}/strength.csv, strength.svg, run.toml and report.html",
             out.display()
         )?;
     }

@@ -59,7 +59,8 @@ pub struct TuneArgs {
     /// Worker threads (default: one per core); the numbers do not depend on it.
     #[arg(long, allow_negative_numbers = true, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=1024))]
     threads: u64,
-    /// The report folder (default: results/<experiment name>).
+    /// The report folder (default: results/<experiment name> for sensitivity,
+    /// results/<experiment name>-calibrate-<value> for calibrate).
     #[arg(long)]
     out: Option<PathBuf>,
     /// No progress lines on stderr.

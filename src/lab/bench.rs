@@ -384,7 +384,10 @@ pub fn bench_table(rows: &[BenchRow]) -> String {
         "strategy".to_string(),
         "games".to_string(),
         "games/s (1 thread)".to_string(),
-        format!("games/s ({threads} threads)"),
+        format!(
+            "games/s ({threads} thread{})",
+            if threads == 1 { "" } else { "s" }
+        ),
         "scaling".to_string(),
     ]];
     let with_setup = rows.iter().any(|r| !r.setup.is_empty());

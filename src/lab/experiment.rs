@@ -846,8 +846,8 @@ impl Experiment {
                 ErrorKind::AxisValue {
                     axis: axis.to_string(),
                     message: format!(
-                        "{other} is a {}, not a number, true/false or a name",
-                        other.type_str()
+                        "{other} is {}, not a number, true/false or a name",
+                        article(other.type_str())
                     ),
                 },
             )),
@@ -1146,9 +1146,23 @@ pub fn find_experiment(arg: impl AsRef<Path>, dir: &Path) -> Result<PathBuf, Exp
     })
 }
 
+/// `what` with its indefinite article ("an array", "a table"), for messages.
+fn article(what: &str) -> String {
+    let vowel = what.starts_with(['a', 'e', 'i', 'o', 'u']);
+    format!("{} {what}", if vowel { "an" } else { "a" })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_setup_value_of_the_wrong_type_is_named_with_its_article() {
+        let text = "name = \"t\"\ngame = \"rift\"\nstrategies = [\"random\"]\n\
+            games = 10\nseed = 3\n[setup]\nruins = [1]\n";
+        let e = Experiment::parse(text, "t.toml").unwrap_err().to_string();
+        assert!(e.contains("[1] is an array, not a number"), "{e}");
+    }
 
     const GOOD: &str = "name = \"t\"\ngame = \"rift\"\nstrategies = [\"random\", \"greedy\"]\n\
         games = 10\nseed = 3\n[setup]\nruins = 3\n[sweep]\nzeta = [1, 2]\nextra_turn = [false, true]\n";
