@@ -244,11 +244,20 @@ fn merge_refuses_missing_duplicated_and_foreign_shards_with_one_line() {
     // A partial whose play time is not a number of seconds (before, merge wrote its report
     // files and then refused its own run.toml).
     let wall = text.lines().find(|l| l.starts_with("wall_s = ")).unwrap();
-    for bad in ["wall_s = nan", "wall_s = -1.5"] {
+    for bad in ["wall_s = nan", "wall_s = -1.5", "wall_s = 1e308"] {
         std::fs::write(parts[2].join("partial.toml"), text.replace(wall, bad)).unwrap();
         refused(
             &merge(&[&parts[0], &parts[1], &parts[2]]),
             &[p(&parts[2]), "not a number of seconds"],
+        );
+    }
+    // Nor a thread count a run cannot have.
+    let threads = text.lines().find(|l| l.starts_with("threads = ")).unwrap();
+    for bad in ["threads = 0", "threads = 100000"] {
+        std::fs::write(parts[2].join("partial.toml"), text.replace(threads, bad)).unwrap();
+        refused(
+            &merge(&[&parts[0], &parts[1], &parts[2]]),
+            &[p(&parts[2]), "not a run's thread count"],
         );
     }
     std::fs::write(parts[2].join("partial.toml"), &text).unwrap();

@@ -307,13 +307,21 @@ impl Partial {
     /// Reads `partial.toml` text.
     ///
     /// # Errors
-    /// The TOML or field error, or a `wall_s` that is not finite and at least 0.
+    /// The TOML or field error, a `wall_s` not in `0..=1e10` seconds (summed over shards it
+    /// must stay finite) or `threads` not in `1..=`[`MAX_THREADS`](super::MAX_THREADS).
     pub fn parse(text: &str) -> Result<Partial, String> {
         let p: Partial = toml::from_str(text).map_err(|e| e.message().trim().to_string())?;
-        if !(p.wall_s.is_finite() && p.wall_s >= 0.0) {
+        if !(0.0..=1e10).contains(&p.wall_s) {
             return Err(format!(
-                "wall_s = {}: not a number of seconds (finite, at least 0)",
+                "wall_s = {}: not a number of seconds (0..=1e10)",
                 p.wall_s
+            ));
+        }
+        if !(1..=super::MAX_THREADS as u64).contains(&p.threads) {
+            return Err(format!(
+                "threads = {}: not a run's thread count (1..={})",
+                p.threads,
+                super::MAX_THREADS
             ));
         }
         Ok(p)
