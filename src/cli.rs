@@ -74,9 +74,17 @@ enum Command {
     /// Print a shell completion script for sololab on standard output
     /// (e.g. `sololab completions bash > ~/.local/share/bash-completion/completions/sololab`).
     Completions(CompletionsArgs),
-    /// Print sololab's man page (roff) on standard output
-    /// (e.g. `sololab man > ~/.local/share/man/man1/sololab.1`).
-    Man,
+    /// Print sololab's man page (roff) on standard output, or with COMMAND that command's page,
+    /// sololab-COMMAND(1), which the main page's list refers to (e.g. `sololab man >
+    /// ~/.local/share/man/man1/sololab.1`, `sololab man run > .../man1/sololab-run.1`).
+    Man(ManArgs),
+}
+
+/// `sololab man [COMMAND]`.
+#[derive(clap::Args, Debug)]
+pub struct ManArgs {
+    /// The command whose page to print (run, play, list, ...); none: the main page.
+    command: Option<String>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -339,9 +347,25 @@ pub fn run(cli: Cli) -> Result<()> {
             clap_complete::generate(args.shell, &mut Cli::command(), "sololab", &mut out);
             print_out(&String::from_utf8_lossy(&out))
         }
-        Command::Man => {
+        Command::Man(args) => {
+            let mut page = Cli::command();
+            if let Some(name) = &args.command {
+                let valid: Vec<String> = page
+                    .get_subcommands()
+                    .map(|c| c.get_name().to_string())
+                    .collect();
+                page = page
+                    .find_subcommand(name)
+                    .cloned()
+                    .ok_or_else(|| {
+                        anyhow::anyhow!("man: no command '{name}' (valid: {})", valid.join(", "))
+                    })?
+                    // Named as the main page refers to it (clap names take `&'static str`;
+                    // the process prints one page and ends).
+                    .name(&*Box::leak(format!("sololab-{name}").into_boxed_str()));
+            }
             let mut out = Vec::new();
-            clap_mangen::Man::new(Cli::command())
+            clap_mangen::Man::new(page)
                 .render(&mut out)
                 .context("cannot render the man page")?;
             print_out(&String::from_utf8_lossy(&out))

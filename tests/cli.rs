@@ -1139,4 +1139,17 @@ fn completions_and_the_man_page_come_from_the_command_line_definitions() {
         man.contains(".TH sololab 1") && man.contains("report"),
         "{man}"
     );
+    // The pages the main page lists (sololab-run(1), ...) exist: `man COMMAND`.
+    assert!(man.contains("sololab\\-run(1)"), "{man}");
+    let o = sololab(&["man", "run"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let run = stdout(&o);
+    assert!(
+        run.contains(".TH sololab-run 1") && run.contains("\\-\\-resume"),
+        "{run}"
+    );
+    one_line_error(
+        &sololab(&["man", "nope"]),
+        &["no command 'nope'", "run, play"],
+    );
 }
