@@ -173,11 +173,27 @@ pub fn pairs<'a>(
 /// Reads the number `value` of `key`.
 ///
 /// # Errors
-/// At line `line`: `KEY=VALUE: not a number` (also when it does not fit `T`).
+/// At line `line`: `KEY=VALUE: not a number`, `KEY=VALUE: not a whole number` (`1.5`), or
+/// `KEY=VALUE: out of range for KEY` for a whole number that does not fit `T` (too large, or
+/// negative where the field is not). For fields of whole numbers (every position field).
 pub fn number<T: FromStr>(line: usize, key: &str, value: &str) -> Result<T, PositionError> {
-    value
-        .parse()
-        .map_err(|_| error(line, format!("{key}={value}: not a number")))
+    value.parse().map_err(|_| {
+        let whole = value.parse::<i128>().is_ok()
+            || value
+                .strip_prefix('-')
+                .unwrap_or(value)
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+                && !value.trim_start_matches('-').is_empty();
+        let why = if whole {
+            format!("out of range for {key}")
+        } else if value.parse::<f64>().is_ok_and(f64::is_finite) {
+            "not a whole number".to_string()
+        } else {
+            "not a number".to_string()
+        };
+        error(line, format!("{key}={value}: {why}"))
+    })
 }
 
 /// Reads the flag `value` of `key`: `0`/`false` or `1`/`true`.
@@ -305,7 +321,15 @@ mod tests {
         );
         assert_eq!(
             number::<u8>(7, "hp", "300").unwrap_err().message,
-            "hp=300: not a number"
+            "hp=300: out of range for hp"
+        );
+        assert_eq!(
+            number::<u32>(7, "turn", "-1").unwrap_err().message,
+            "turn=-1: out of range for turn"
+        );
+        assert_eq!(
+            number::<u8>(7, "hp", "3x").unwrap_err().message,
+            "hp=3x: not a number"
         );
         assert_eq!(
             flag(7, "done", "yes").unwrap_err().message,
