@@ -749,7 +749,8 @@ impl Experiment {
     /// checks this again, since the fields are public.
     ///
     /// # Errors
-    /// At the file's `games` value (or `--games N` when [`Experiment::set_games`] set it).
+    /// At the file's `games` value (or `--games N` when [`Experiment::set_games`] set it), or
+    /// at `max_games` when a precision run's most games make it too large.
     pub fn check_size(&self) -> Result<u64, ExperimentError> {
         self.check_seed(self.seed, None)?;
         let games = self.games;
@@ -806,10 +807,20 @@ impl Experiment {
         };
         match cells.checked_mul(games) {
             Some(total) if total <= MAX_TOTAL_GAMES => Ok(total),
-            _ => Err(error(format!(
-                "{cells} cells × {games} games per cell is more than the \
-                 {MAX_TOTAL_GAMES} games a run may play"
-            ))),
+            _ => {
+                let message = format!(
+                    "{cells} cells × {games} games per cell is more than the \
+                     {MAX_TOTAL_GAMES} games a run may play"
+                );
+                match self.max_games {
+                    // A precision run's size is its max_games: the error is there.
+                    Some(most) => Err(self.error(
+                        self.spans.max_games.clone(),
+                        ErrorKind::Invalid(format!("max_games = {most}: {message}")),
+                    )),
+                    _ => Err(error(message)),
+                }
+            }
         }
     }
 
@@ -1155,6 +1166,18 @@ fn article(what: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_precision_run_too_large_for_its_max_games_is_located_at_max_games() {
+        let text = "name = \"t\"\ngame = \"rift\"\nstrategies = [\"random\", \"greedy\"]\n\
+            games = 1\nseed = 3\nprecision = 0.01\nmax_games = 1000000000000\n\
+            [sweep]\nruins = [1, 2, 3]\nextra_turn = [false, true]\n";
+        let e = Experiment::parse(text, "t.toml").unwrap_err().to_string();
+        assert!(
+            e.starts_with("t.toml:7:13: max_games = 1000000000000: 12 cells × "),
+            "{e}"
+        );
+    }
 
     #[test]
     fn a_setup_value_of_the_wrong_type_is_named_with_its_article() {
