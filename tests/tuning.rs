@@ -454,6 +454,17 @@ fn calibrate_and_sensitivity_refuse_bad_input_in_one_line() {
             "'ruins' is listed twice",
         ),
         (
+            &[
+                "calibrate",
+                "rift-sensitivity",
+                "--value",
+                "alphas",
+                "--target",
+                "0.5",
+            ][..],
+            "'alphas': its default is the content's (campaign card)",
+        ),
+        (
             &["sensitivity", "rift-sensitivity", "--seed", "-3"][..],
             "-3",
         ),

@@ -378,6 +378,18 @@ pub fn tunables<G: Game>(
         let mut kept = Vec::with_capacity(only.len());
         for name in only {
             let Some(i) = out.iter().position(|(t, _)| t.path == *name) else {
+                // An integer axis whose default is the content's ("campaign card") moves only
+                // when the experiment sets it.
+                if let Some(axis) = G::axes()
+                    .iter()
+                    .find(|a| a.name == name && matches!(a.kind, AxisKind::Int { .. }))
+                {
+                    return Err(SetupError(format!(
+                        "'{name}': its default is the content's ({}), not a number to move: set \
+                         {name} in the experiment's [setup] to move it from there",
+                        axis.default
+                    )));
+                }
                 let what = if is_value_path(name) {
                     "no content value"
                 } else {
