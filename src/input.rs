@@ -30,6 +30,22 @@ pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
     (line, before[line_start..].chars().count() + 1)
 }
 
+/// Whether `name` is a plain name, one that is a file or folder name of its own and no path:
+/// ASCII letters, digits, `-`, `_` and `.`, not empty and not `.` or `..`. An experiment's
+/// name (its report folder) and a strategy's name (the stem of `strategies/<name>.toml`) are
+/// plain names.
+pub fn is_plain_name(name: &str) -> bool {
+    !name.is_empty()
+        && name != "."
+        && name != ".."
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+}
+
+/// What a plain name ([`is_plain_name`]) may hold, for messages.
+pub const PLAIN_NAME_CHARS: &str = "letters, digits, '-', '_', '.'";
+
 /// A TOML type name (`integer`, `array`, ... as `toml::Value::type_str` gives them) with its
 /// indefinite article: `an integer`, `an array`, `a string`.
 pub fn with_article(type_name: &str) -> String {

@@ -927,6 +927,226 @@ fn run_toml_records_the_strategies_and_a_local_file_overrides_a_shipped_one() {
 }
 
 #[test]
+fn a_broken_override_and_a_weight_table_for_no_game_are_refused() {
+    let dir = temp_dir("broken-strategies");
+    // A directory where strategies/greedy.toml goes, a file that also weighs chess, and one
+    // that weighs chess alone.
+    std::fs::create_dir_all(dir.join("strategies/greedy.toml")).unwrap();
+    std::fs::write(
+        dir.join("strategies/chessy.toml"),
+        "kind = \"greedy\"\nsamples = 2\n[weights.rift]\nruins_left = 1.5\n[weights.chess]\n\
+         pawn = 1\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("strategies/only-chess.toml"),
+        "kind = \"greedy\"\nsamples = 2\n[weights.chess]\npawn = 1\n",
+    )
+    .unwrap();
+    let games = "(valid: rift, buried, beyond, gods, race)";
+
+    let o = sololab_in(&dir, &["list", "strategies"], 20);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let list = stdout(&o);
+    let line = |name: &str| {
+        list.lines()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .unwrap_or_else(|| panic!("no {name} in {list}"))
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    assert_eq!(
+        line("greedy"),
+        "greedy invalid: strategies/greedy.toml: cannot read: is a directory, not a strategy file"
+    );
+    assert_eq!(
+        line("chessy"),
+        format!(
+            "chessy invalid: strategies/chessy.toml:5:1: key 'weights.chess': unknown game {games}"
+        )
+    );
+    assert_eq!(
+        line("only-chess"),
+        format!(
+            "only-chess invalid: strategies/only-chess.toml:3:1: key 'weights.chess': unknown \
+             game {games}"
+        )
+    );
+
+    // `run` refuses each at the experiment's strategy, one line, exit 2, nothing written.
+    for (strategy, expected) in [
+        (
+            "greedy",
+            "strategy 'greedy': strategies/greedy.toml: cannot read: is a directory, not a \
+             strategy file"
+                .to_string(),
+        ),
+        (
+            "chessy",
+            format!(
+                "strategy 'chessy': strategies/chessy.toml:5:1: key 'weights.chess': unknown \
+                 game {games}"
+            ),
+        ),
+    ] {
+        std::fs::write(
+            dir.join("exp.toml"),
+            HEAD.replace("[\"random\"]", &format!("[\"{strategy}\"]")),
+        )
+        .unwrap();
+        let o = sololab_in(&dir, &["run", "exp.toml", "--quiet", "--out", "out"], 20);
+        one_line_error(
+            &o,
+            &[&format!("sololab: error: exp.toml:3:15: {expected}\n")],
+        );
+        assert!(!dir.join("out").exists(), "{strategy}");
+        // `play --policy` says the same of the file.
+        let o = sololab_in(&dir, &["play", "rift", "--policy", strategy], 20);
+        one_line_error(&o, &[&format!("--policy {strategy}: {expected}")]);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_strategy_name_that_is_a_path_is_refused_in_the_experiment_and_on_the_command_line() {
+    // From the crate root `strategies/../strategies/greedy.toml` is a file, which an unchecked
+    // name would read.
+    let bad = "../strategies/greedy";
+    let why = format!(
+        "strategy '{bad}' must be a plain name, a file stem in strategies/ (letters, digits, \
+         '-', '_', '.')"
+    );
+    rejects(
+        "strategy-path",
+        &HEAD.replace("[\"random\"]", &format!("[\"random\", \"{bad}\"]")),
+        &[&format!("bad.toml:3:25: {why}")],
+    );
+    // `list experiments` shows it as invalid, as any other bad experiment.
+    let dir = temp_dir("strategy-path-list");
+    std::fs::create_dir(dir.join("experiments")).unwrap();
+    std::fs::write(
+        dir.join("experiments/bad.toml"),
+        HEAD.replace("[\"random\"]", &format!("[\"{bad}\"]")),
+    )
+    .unwrap();
+    let o = sololab_in(&dir, &["list", "experiments"], 20);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let listed = stdout(&o).split_whitespace().collect::<Vec<_>>().join(" ");
+    assert_eq!(
+        listed,
+        format!("bad invalid: experiments/bad.toml:3:15: {why}")
+    );
+
+    // Every flag that names a strategy goes through the same check, before anything is
+    // played or written.
+    let out = dir.join("out");
+    let file = dir.join("out.toml");
+    for (args, prefix) in [
+        (
+            vec!["play", "rift", "--policy", bad],
+            format!("--policy {bad}: "),
+        ),
+        (
+            vec!["bench", "--games", "1", "--strategy", bad],
+            "rift: ".to_string(),
+        ),
+        (
+            vec![
+                "bench",
+                "--strength",
+                "rift",
+                "--games",
+                "1",
+                "--strategy",
+                bad,
+                "--strength-out",
+                path(&out),
+            ],
+            "rift: ".to_string(),
+        ),
+        (
+            vec![
+                "fit",
+                "rift",
+                "--strategy",
+                bad,
+                "--games",
+                "2",
+                "--out",
+                path(&file),
+            ],
+            String::new(),
+        ),
+        (
+            vec![
+                "fit",
+                "rift",
+                "--strategy",
+                "greedy",
+                "--like",
+                bad,
+                "--games",
+                "2",
+                "--out",
+                path(&file),
+            ],
+            String::new(),
+        ),
+        (
+            vec![
+                "tune",
+                "rift",
+                "--strategy",
+                bad,
+                "--games",
+                "2",
+                "--out",
+                path(&file),
+            ],
+            String::new(),
+        ),
+        (
+            vec![
+                "calibrate",
+                "rift-calibrate-hp",
+                "--strategy",
+                bad,
+                "--value",
+                "ruins",
+                "--target",
+                "0.5",
+                "--games",
+                "2",
+                "--quiet",
+                "--out",
+                path(&out),
+            ],
+            format!("--strategy {bad}: "),
+        ),
+        (
+            vec![
+                "sensitivity",
+                "rift-sensitivity",
+                "--strategy",
+                bad,
+                "--games",
+                "2",
+                "--quiet",
+                "--out",
+                path(&out),
+            ],
+            format!("--strategy {bad}: "),
+        ),
+    ] {
+        let o = sololab(&args);
+        one_line_error(&o, &[&format!("sololab: error: {prefix}{why}\n")]);
+        assert!(!out.exists() && !file.exists(), "{args:?} wrote");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn content_files_resolve_against_the_experiment_folder() {
     let dir = temp_dir("content");
     std::fs::create_dir(dir.join("exp")).unwrap();

@@ -221,6 +221,42 @@ fn plan_errors_name_the_value_and_where_it_is() {
 }
 
 #[test]
+fn a_strategy_name_that_is_not_a_plain_name_is_refused_where_it_is_written() {
+    // A strategy is named by its file stem in strategies/, never by a path: the check is the
+    // experiment's own (so `list experiments` shows it too), at the name's line and column,
+    // before any strategy is looked up.
+    for name in [
+        "../strategies/greedy",
+        "strategies/greedy",
+        "/tmp/greedy",
+        "..",
+        "",
+        "my greedy",
+    ] {
+        let text = experiment(&format!("\"coin\", \"{name}\""), 10, 1, "");
+        let parsed = Experiment::parse(&text, "race.toml").unwrap_err();
+        assert_eq!(
+            parsed.to_string(),
+            format!(
+                "race.toml:3:23: strategy '{name}' must be a plain name, a file stem in \
+                 strategies/ (letters, digits, '-', '_', '.')"
+            )
+        );
+        assert_eq!(plan(&text).unwrap_err(), parsed);
+    }
+    // The shipped names, dots and underscores are plain.
+    for name in [
+        "mcts-1000-gods-flat-tuned",
+        "beam-200",
+        "my_greedy.v2",
+        "..x",
+    ] {
+        let text = experiment(&format!("\"{name}\""), 10, 1, "");
+        assert!(Experiment::parse(&text, "race.toml").is_ok(), "{name}");
+    }
+}
+
+#[test]
 fn a_failed_write_keeps_the_previous_report() {
     let base = temp_dir("failed-write");
     let dir = base.join("report");

@@ -745,6 +745,166 @@ fn a_file_in_the_directory_overrides_the_shipped_strategy() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+#[test]
+fn a_weight_table_for_a_game_that_does_not_exist_is_refused_at_its_key() {
+    let dir = scratch_dir("unknown-game");
+    let valid = "(valid: rift, buried, beyond, gods, race)";
+    // Beside a real game's table, as every other unknown key is: refused when read, at the
+    // table's header, not ignored.
+    let path = dir.join("chess.toml");
+    std::fs::write(&path, format!("{MCTS_OK}[weights.chess]\npawn = 1\n")).unwrap();
+    let e = Strategy::named("chess", &dir).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{}:8:1: key 'weights.chess': unknown game {valid}",
+            path.display()
+        )
+    );
+    assert_eq!(e.key(), Some("weights.chess"));
+    assert_eq!(e.at, Some((8, 1)));
+    assert!(
+        matches!(e.kind, StrategyErrorKind::UnknownGame { .. }),
+        "{e:?}"
+    );
+    // Alone, it is the unknown game that is named (not a missing table of a real game).
+    let path = dir.join("only-chess.toml");
+    std::fs::write(
+        &path,
+        "kind = \"greedy\"\nsamples = 2\n[weights.chess]\npawn = 1\n",
+    )
+    .unwrap();
+    assert_eq!(
+        Strategy::named("only-chess", &dir).unwrap_err().to_string(),
+        format!(
+            "{}:3:1: key 'weights.chess': unknown game {valid}",
+            path.display()
+        )
+    );
+    // An inline table is placed at its value (as every value error is), a quoted name with a
+    // dot included.
+    let path = dir.join("inline.toml");
+    std::fs::write(
+        &path,
+        "kind = \"greedy\"\nsamples = 2\nweights = { race = {}, \"go.board\" = { stones = 1 } }\n",
+    )
+    .unwrap();
+    assert_eq!(
+        Strategy::named("inline", &dir).unwrap_err().to_string(),
+        format!(
+            "{}:3:37: key 'weights.go.board': unknown game {valid}",
+            path.display()
+        )
+    );
+    // The registry's games and the race fixture are all accepted.
+    let path = dir.join("every.toml");
+    std::fs::write(
+        &path,
+        "kind = \"greedy\"\nsamples = 2\n[weights.race]\n[weights.rift]\n[weights.buried]\n\
+         [weights.beyond]\n[weights.gods]\n",
+    )
+    .unwrap();
+    Strategy::named("every", &dir).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_override_that_is_not_a_readable_file_is_an_error_not_the_shipped_strategy() {
+    let dir = scratch_dir("not-a-file");
+    // A directory where strategies/greedy.toml goes: the override is broken, and said so.
+    std::fs::create_dir(dir.join("greedy.toml")).unwrap();
+    let e = Strategy::named("greedy", &dir).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{}: cannot read: is a directory, not a strategy file",
+            dir.join("greedy.toml").display()
+        )
+    );
+    assert!(matches!(e.kind, StrategyErrorKind::Read { .. }), "{e:?}");
+    // Listed, so that `list strategies` shows it as invalid; so is one of no shipped name.
+    std::fs::create_dir(dir.join("mine.toml")).unwrap();
+    assert!(strategy_names(&dir).iter().any(|n| n == "mine"));
+    assert_eq!(
+        Strategy::named("mine", &dir).unwrap_err().to_string(),
+        format!(
+            "{}: cannot read: is a directory, not a strategy file",
+            dir.join("mine.toml").display()
+        )
+    );
+    // A dangling link is an override that cannot be read, too.
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(dir.join("nowhere.toml"), dir.join("beam-200.toml")).unwrap();
+        let e = Strategy::named("beam-200", &dir).unwrap_err();
+        let shown = e.to_string();
+        assert!(
+            shown.starts_with(&format!(
+                "{}: cannot read: ",
+                dir.join("beam-200.toml").display()
+            )),
+            "{shown}"
+        );
+    }
+    // A folder that is not there, or a file where the folder goes, leaves the shipped ones.
+    assert_eq!(
+        Strategy::named("greedy", &dir.join("none")).unwrap().origin,
+        "strategies/greedy.toml (built in)"
+    );
+    std::fs::write(dir.join("plain-file"), "").unwrap();
+    assert_eq!(
+        Strategy::named("greedy", &dir.join("plain-file"))
+            .unwrap()
+            .origin,
+        "strategies/greedy.toml (built in)"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_strategy_name_is_a_plain_name_never_a_path() {
+    let dir = scratch_dir("names");
+    std::fs::create_dir(dir.join("sub")).unwrap();
+    std::fs::write(dir.join("sub/deep.toml"), "kind = \"random\"\n").unwrap();
+    // `dir/../<name>.toml` exists: the name is refused before any file is tried.
+    let sibling = format!(
+        "{}-sibling",
+        dir.file_name().unwrap().to_string_lossy().into_owned()
+    );
+    let sibling_path = dir.parent().unwrap().join(format!("{sibling}.toml"));
+    std::fs::write(&sibling_path, "kind = \"random\"\n").unwrap();
+    for name in [
+        "sub/deep".to_string(),
+        format!("../{sibling}"),
+        "../strategies/greedy".to_string(),
+        "/etc/passwd".to_string(),
+        String::new(),
+        ".".to_string(),
+        "..".to_string(),
+        "my greedy".to_string(),
+        "gréedy".to_string(),
+    ] {
+        let e = Strategy::named(&name, &dir).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "strategy '{name}' must be a plain name, a file stem in strategies/ \
+                 (letters, digits, '-', '_', '.')"
+            )
+        );
+        assert!(matches!(e.kind, StrategyErrorKind::BadName { .. }), "{e:?}");
+    }
+    // Shipped names are plain.
+    for name in strategy_names(Path::new("/nonexistent")) {
+        assert!(
+            sololab::policy::strategy_name_problem(&name).is_none(),
+            "{name}"
+        );
+    }
+    std::fs::remove_file(&sibling_path).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 // ---------------------------------------------------------------------------------------------
 // Allocation.
 

@@ -232,11 +232,11 @@ struct Spans {
 }
 
 /// An experiment, read and checked for everything that does not need the game type: the
-/// experiment's name (a folder name), the game name, the strategies (at least one, no
-/// repeats), `games` in `1..=`[`MAX_GAMES_PER_CELL`], `seed` in `0..=`[`MAX_SEED`], setup and
-/// sweep values that are integers, booleans or names, non-empty sweeps without repeated values,
-/// no axis in both tables, at most [`MAX_CELLS`] cells and at most [`MAX_TOTAL_GAMES`] games in
-/// all.
+/// experiment's name (a folder name), the game name, the strategies (plain names, at least
+/// one, no repeats), `games` in `1..=`[`MAX_GAMES_PER_CELL`], `seed` in `0..=`[`MAX_SEED`],
+/// setup and sweep values that are integers, booleans or names, non-empty sweeps without
+/// repeated values, no axis in both tables, at most [`MAX_CELLS`] cells and at most
+/// [`MAX_TOTAL_GAMES`] games in all.
 ///
 /// A name value ending in `.toml` is a file (such as rift's `content = "my-cards.toml"`): when
 /// the experiment is [loaded](Experiment::load) from a file, a relative one is resolved against
@@ -445,17 +445,12 @@ impl Experiment {
         })?;
 
         let name = raw.name.get_ref();
-        let name_ok = !name.is_empty()
-            && name != "."
-            && name != ".."
-            && name
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
-        if !name_ok {
+        if !crate::input::is_plain_name(name) {
             return Err(exp.error(
                 Some(raw.name.span()),
                 ErrorKind::Invalid(format!(
-                    "name '{name}' must be a folder name (letters, digits, '-', '_', '.')"
+                    "name '{name}' must be a folder name ({})",
+                    crate::input::PLAIN_NAME_CHARS
                 )),
             ));
         }
@@ -470,6 +465,9 @@ impl Experiment {
             ));
         }
         for s in raw.strategies.get_ref() {
+            if let Some(message) = crate::policy::strategy_name_problem(s.get_ref()) {
+                return Err(exp.error(Some(s.span()), ErrorKind::Invalid(message)));
+            }
             if exp.strategies.contains(s.get_ref()) {
                 return Err(exp.error(
                     Some(s.span()),

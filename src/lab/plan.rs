@@ -41,14 +41,17 @@ impl<G: Game> From<PolicyFactory<G>> for StrategySource<G> {
 /// game is played, with its definition for `run.toml`.
 ///
 /// # Errors
-/// [`ErrorKind::UnknownStrategy`] listing the available names, or [`ErrorKind::Strategy`] with
-/// the loader's message when the file is bad or does not build for `G`.
+/// [`ErrorKind::Invalid`] for a name that is not a plain name, [`ErrorKind::UnknownStrategy`]
+/// listing the available names, or [`ErrorKind::Strategy`] with the loader's message when the
+/// file is bad or does not build for `G`.
 pub fn strategy_source<G: Game>(name: &str, dir: &Path) -> Result<StrategySource<G>, ErrorKind> {
     let strategy = Strategy::named(name, dir).map_err(|e| match e.kind {
         StrategyErrorKind::NotFound { name, available } => ErrorKind::UnknownStrategy {
             name,
             valid: available,
         },
+        // Not a plain name: the message names it and says why.
+        StrategyErrorKind::BadName { message } => ErrorKind::Invalid(message),
         _ => ErrorKind::Strategy {
             name: name.to_string(),
             message: e.to_string(),

@@ -46,7 +46,7 @@ pub use mcts::{MctsConfig, MctsPolicy, cutoff_value};
 pub use random::RandomPolicy;
 pub use strategy::{
     DEFAULT_ROLLOUT_WIDTH, MAX_ITERATIONS, ROLLOUT_BEAM_DEPTH, Rollout, Strategy, StrategyError,
-    StrategyErrorKind, StrategyKind, Weights, strategy_names,
+    StrategyErrorKind, StrategyKind, Weights, strategy_name_problem, strategy_names,
 };
 
 /// Chooses the player's actions.

@@ -48,9 +48,10 @@
 //! `rollout_samples`, `rollout_width`, `widening`, `stop_at_chance`, `see_hidden`,
 //! `clairvoyant`, `prior_visits`, `chance_outcomes`, `tree_depth` and `rollout_turns`
 //! ([`MctsConfig`]). Every other key of the kind is required
-//! and no other key is accepted. Weight tables are checked against the
-//! game's features when the strategy is built for a game, and that game's table must exist
-//! (it may be empty).
+//! and no other key is accepted. A weight table must name a game of the registry
+//! ([`GameKind`]) or the test fixture `race`; its features are checked against the game's
+//! when the strategy is built for that game, and that game's table must exist (it may be
+//! empty).
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -59,6 +60,8 @@ use std::path::Path;
 use toml::{Table, Value};
 
 use crate::game::Game;
+use crate::games::GameKind;
+use crate::games::race::Race;
 use crate::input;
 
 use super::Policy;
@@ -357,6 +360,31 @@ const OPTIONAL_KEYS: &[&str] = &[
     "rollout_turns",
 ];
 
+/// The games a `[weights.<game>]` table may name: the registry's ([`GameKind::ALL`], in its
+/// order) and the test fixture [`Race`], which is not in the registry but which every shipped
+/// strategy weighs (the lab's and the policies' tests play it).
+const WEIGHT_GAMES: [&str; GameKind::ALL.len() + 1] = {
+    let mut games = [Race::NAME; GameKind::ALL.len() + 1];
+    let mut i = 0;
+    while i < GameKind::ALL.len() {
+        games[i] = GameKind::ALL[i].name();
+        i += 1;
+    }
+    games
+};
+
+/// Why `name` cannot name a strategy, or `None` when it can: a strategy's name is the stem of
+/// its file in `strategies/`, a plain name ([`input::is_plain_name`]: letters, digits, `-`,
+/// `_`, `.`), never a path. One line, for experiment files and the command line alike.
+pub fn strategy_name_problem(name: &str) -> Option<String> {
+    (!input::is_plain_name(name)).then(|| {
+        format!(
+            "strategy '{name}' must be a plain name, a file stem in strategies/ ({})",
+            input::PLAIN_NAME_CHARS
+        )
+    })
+}
+
 impl Strategy {
     /// Reads and validates the strategy in `text`, named `name`; `origin` says where the text
     /// came from in error messages (a path).
@@ -364,7 +392,8 @@ impl Strategy {
     /// # Errors
     /// A one-line [`StrategyError`]: [`Syntax`](StrategyErrorKind::Syntax) with the 1-based
     /// line and column for invalid TOML; otherwise naming the key: an unknown kind, a key the
-    /// kind does not take, a missing key, a value of the wrong type or out of range.
+    /// kind does not take, a missing key, a value of the wrong type or out of range, a weight
+    /// table for a game that does not exist ([`UnknownGame`](StrategyErrorKind::UnknownGame)).
     pub fn parse(name: &str, origin: &str, text: &str) -> Result<Strategy, StrategyError> {
         let text = input::strip_bom(text);
         if let Some((span, message)) = input::integer_out_of_range(text) {
@@ -504,17 +533,25 @@ impl Strategy {
     /// Reads the strategy file at `path`; its name is the file stem.
     ///
     /// # Errors
-    /// [`Read`](StrategyErrorKind::Read) when the file cannot be read, else as
-    /// [`Strategy::parse`].
+    /// [`Read`](StrategyErrorKind::Read) when `path` is not a file (a directory, say) or cannot
+    /// be read, else as [`Strategy::parse`].
     pub fn load(path: &Path) -> Result<Strategy, StrategyError> {
         let origin = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| StrategyError {
+        let read_error = |message: String| StrategyError {
             origin: origin.clone(),
             at: None,
-            kind: StrategyErrorKind::Read {
-                message: e.to_string(),
-            },
-        })?;
+            kind: StrategyErrorKind::Read { message },
+        };
+        // Not opened unless it is a file: a directory reads as an OS error, a FIFO would block.
+        match std::fs::metadata(path) {
+            Ok(m) if m.is_file() => {}
+            Ok(m) if m.is_dir() => {
+                return Err(read_error("is a directory, not a strategy file".into()));
+            }
+            Ok(_) => return Err(read_error("not a regular file".into())),
+            Err(e) => return Err(read_error(e.to_string())),
+        }
+        let text = std::fs::read_to_string(path).map_err(|e| read_error(e.to_string()))?;
         let name = path
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
@@ -523,14 +560,32 @@ impl Strategy {
     }
 
     /// The strategy `name`: the file `dir/<name>.toml` if it exists, else the shipped strategy
-    /// of that name (see [`strategy_names`]).
+    /// of that name (see [`strategy_names`]). Whatever is at `dir/<name>.toml` overrides the
+    /// shipped strategy: a directory or a dangling link there is an error, not the shipped one.
     ///
     /// # Errors
-    /// [`NotFound`](StrategyErrorKind::NotFound), listing the available names, when neither
-    /// exists; else as [`Strategy::load`].
+    /// [`BadName`](StrategyErrorKind::BadName) when `name` is not a plain name
+    /// ([`strategy_name_problem`]); [`NotFound`](StrategyErrorKind::NotFound), listing the
+    /// available names, when neither exists; else as [`Strategy::load`].
     pub fn named(name: &str, dir: &Path) -> Result<Strategy, StrategyError> {
+        if let Some(message) = strategy_name_problem(name) {
+            return Err(StrategyError {
+                origin: dir.display().to_string(),
+                at: None,
+                kind: StrategyErrorKind::BadName { message },
+            });
+        }
         let path = dir.join(format!("{name}.toml"));
-        if path.is_file() {
+        // Anything there (followed or not) is the override; only "nothing there" (or `dir` not
+        // a folder) falls back to the shipped strategy.
+        let present = match std::fs::symlink_metadata(&path) {
+            Ok(_) => true,
+            Err(e) => !matches!(
+                e.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+            ),
+        };
+        if present {
             return Strategy::load(&path);
         }
         if let Some((_, text)) = SHIPPED.iter().find(|(n, _)| *n == name) {
@@ -607,16 +662,17 @@ impl Strategy {
     }
 }
 
-/// The strategy names available with `dir`: the stems of the `*.toml` files in `dir` plus the
-/// shipped ones, sorted and without duplicates. An unreadable or missing `dir` lists the
-/// shipped ones.
+/// The strategy names available with `dir`: the stems of the `*.toml` entries in `dir` plus
+/// the shipped ones, sorted and without duplicates. An entry that is not a readable file (a
+/// directory, say) or whose stem is not a plain name is listed too, so that `list strategies`
+/// shows it as invalid ([`Strategy::named`] refuses it). An unreadable or missing `dir` lists
+/// the shipped ones.
 pub fn strategy_names(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = SHIPPED.iter().map(|(n, _)| n.to_string()).collect();
     if let Ok(entries) = std::fs::read_dir(dir) {
         for entry in entries.flatten() {
             let path = entry.path();
             if path.extension().is_some_and(|e| e == "toml")
-                && path.is_file()
                 && let Some(stem) = path.file_stem()
             {
                 names.push(stem.to_string_lossy().into_owned());
@@ -630,12 +686,13 @@ pub fn strategy_names(dir: &Path) -> Vec<String> {
 
 /// An error reading a strategy: where ([`origin`](StrategyError::origin) and the line and
 /// column) and what. Its `Display` is one line: `origin:line:column: key 'k': message` (the
-/// value's place; the file alone when the key is absent), or `origin:line:column: message` for
-/// TOML syntax.
+/// value's place; the file alone when the key is absent), `origin:line:column: message` for
+/// TOML syntax, or the message alone for a [`BadName`](StrategyErrorKind::BadName).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StrategyError {
     /// The file (path, or `strategies/<name>.toml (built in)`); for
-    /// [`NotFound`](StrategyErrorKind::NotFound), the path that was tried.
+    /// [`NotFound`](StrategyErrorKind::NotFound), the path that was tried; for
+    /// [`BadName`](StrategyErrorKind::BadName), the folder.
     pub origin: String,
     /// The 1-based line and column of the value the error is about, when it is in the file
     /// (not for [`Syntax`](StrategyErrorKind::Syntax), which carries its own).
@@ -650,6 +707,11 @@ pub enum StrategyErrorKind {
     /// The file could not be read.
     Read {
         /// The IO error.
+        message: String,
+    },
+    /// A name that is not a plain name ([`strategy_name_problem`]); no file was tried.
+    BadName {
+        /// What is wrong with it (one line, naming it).
         message: String,
     },
     /// No such file and no shipped strategy of that name.
@@ -707,6 +769,14 @@ pub enum StrategyErrorKind {
         /// What is allowed.
         expected: &'static str,
     },
+    /// A weight table names no game: not one of the registry ([`GameKind`]) nor the test
+    /// fixture `race`.
+    UnknownGame {
+        /// The key (`weights.chess`).
+        key: String,
+        /// The games a weight table may name.
+        valid: &'static [&'static str],
+    },
     /// A weight names no feature of the game.
     UnknownFeature {
         /// The key (`weights.rift.foo`).
@@ -733,8 +803,10 @@ fn kind_key(kind: &StrategyErrorKind) -> Option<&str> {
             | StrategyErrorKind::MissingKey { key, .. }
             | StrategyErrorKind::WrongType { key, .. }
             | StrategyErrorKind::BadValue { key, .. }
+            | StrategyErrorKind::UnknownGame { key, .. }
             | StrategyErrorKind::UnknownFeature { key, .. } => Some(key),
             StrategyErrorKind::Read { .. }
+            | StrategyErrorKind::BadName { .. }
             | StrategyErrorKind::NotFound { .. }
             | StrategyErrorKind::Syntax { .. } => None,
         }
@@ -750,6 +822,8 @@ impl fmt::Display for StrategyError {
         };
         match &self.kind {
             K::Read { message } => write!(f, "{origin}: cannot read: {message}"),
+            // The name is the whole story: no file was tried.
+            K::BadName { message } => f.write_str(message),
             K::NotFound { name, available } => write!(
                 f,
                 "{origin}: no such file and no shipped strategy '{name}' (available: {})",
@@ -799,6 +873,11 @@ impl fmt::Display for StrategyError {
                     "{origin}: key '{key}': {value} is not allowed (expected {expected})"
                 )
             }
+            K::UnknownGame { key, valid } => write!(
+                f,
+                "{origin}: key '{key}': unknown game (valid: {})",
+                valid.join(", ")
+            ),
             K::UnknownFeature { key, game, valid } => write!(
                 f,
                 "{origin}: key '{key}': unknown feature of game {game} (valid: {})",
@@ -1046,6 +1125,17 @@ impl Reader<'_> {
         let mut weights = Weights::new();
         for (game, features) in games {
             let key = format!("weights.{game}");
+            if !WEIGHT_GAMES.contains(&game.as_str()) {
+                // Placed by the path itself: a quoted game name may hold a dot.
+                return Err(StrategyError {
+                    origin: self.origin.to_string(),
+                    at: self.position(&["weights", game]),
+                    kind: StrategyErrorKind::UnknownGame {
+                        key,
+                        valid: &WEIGHT_GAMES,
+                    },
+                });
+            }
             let features = match features {
                 Value::Table(t) => t,
                 v => return Err(self.wrong_type(&key, "a table of feature weights", v)),
@@ -1263,5 +1353,40 @@ mod tests {
             panic!()
         };
         assert_eq!(s.weights_for::<Race>(weights).unwrap(), vec![0.0, 2.0]);
+    }
+
+    #[test]
+    fn weight_tables_name_the_registry_s_games_or_the_race_fixture() {
+        assert_eq!(WEIGHT_GAMES, ["rift", "buried", "beyond", "gods", "race"]);
+        let text = "kind = \"greedy\"\nsamples = 1\n[weights.race]\n[weights.chess]\nx = 1\n";
+        let e = Strategy::parse("g", "g.toml", text).unwrap_err();
+        assert_eq!(
+            e.kind,
+            StrategyErrorKind::UnknownGame {
+                key: "weights.chess".into(),
+                valid: &WEIGHT_GAMES,
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            "g.toml:4:1: key 'weights.chess': unknown game (valid: rift, buried, beyond, gods, race)"
+        );
+    }
+
+    #[test]
+    fn strategy_names_are_plain_names() {
+        for (name, _) in SHIPPED {
+            assert_eq!(strategy_name_problem(name), None, "{name}");
+        }
+        assert_eq!(
+            strategy_name_problem("../strategies/greedy").as_deref(),
+            Some(
+                "strategy '../strategies/greedy' must be a plain name, a file stem in \
+                 strategies/ (letters, digits, '-', '_', '.')"
+            )
+        );
+        let e = Strategy::named("a/b", Path::new("/nonexistent")).unwrap_err();
+        assert!(matches!(e.kind, StrategyErrorKind::BadName { .. }), "{e:?}");
+        assert_eq!(e.key(), None);
     }
 }
