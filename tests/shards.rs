@@ -654,6 +654,14 @@ fn an_interrupted_run_resumes_without_replaying_to_the_same_bytes() {
     );
     assert!(!work.exists(), "the work area goes with the finished run");
     refused(&sololab(&["status", p(&out)]), &[p(&out), "no work area"]);
+    // An empty work area (a run killed before its first chunk) holds no game: status says a
+    // run starts afresh (it said the identity could not be read).
+    std::fs::create_dir(&work).unwrap();
+    refused(
+        &sololab(&["status", p(&out)]),
+        &[p(&work), "holds no finished game", "starts afresh"],
+    );
+    std::fs::remove_dir(&work).unwrap();
     // A file is not a folder, and says so.
     refused(
         &sololab(&["status", p(&out.join("summary.csv"))]),

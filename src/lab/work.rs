@@ -304,6 +304,20 @@ pub fn work_area_progress(out: &Path) -> Result<WorkProgress, String> {
             out.display()
         ));
     }
+    // A work area without an identity or any chunk (a run killed outright before it wrote
+    // them) holds no finished game: `WorkArea::open` starts afresh there.
+    let empty = !dir.join(IDENTITY).exists()
+        && std::fs::read_dir(&dir).is_ok_and(|entries| {
+            !entries
+                .flatten()
+                .any(|e| e.file_name().to_string_lossy().starts_with("chunk-"))
+        });
+    if empty {
+        return Err(format!(
+            "{shown}: holds no finished game (a run killed before its first chunk); a run here \
+             starts afresh"
+        ));
+    }
     let identity: RunIdentity = std::fs::read_to_string(dir.join(IDENTITY))
         .map_err(|e| e.to_string())
         .and_then(|t| toml::from_str(&t).map_err(|e| e.message().trim().to_string()))
