@@ -479,6 +479,20 @@ fn an_interrupted_run_resumes_without_replaying_to_the_same_bytes() {
     // A chunk whose positions overlap another's, or lie past the run's games, is not of this
     // run either: status and --resume refuse it (before, status counted it and resume
     // ignored it).
+    let refused_by_status_and_resume = |chunk: &str, expected: &str| {
+        refused(&sololab(&["status", p(&out)]), &[chunk, expected]);
+        let resume = [
+            "run",
+            p(&file),
+            "--quiet",
+            "--threads",
+            "2",
+            "--out",
+            p(&out),
+            "--resume",
+        ];
+        refused(&sololab(&resume), &[chunk, expected]);
+    };
     let text = read(&work.join(&first));
     let (from, to) = first
         .strip_prefix("chunk-")
@@ -501,23 +515,7 @@ fn an_interrupted_run_resumes_without_replaying_to_the_same_bytes() {
             );
         assert_ne!(moved, text);
         std::fs::write(&copy, moved).unwrap();
-        refused(
-            &sololab(&["status", p(&out)]),
-            &["chunk-copy.toml", expected],
-        );
-        refused(
-            &sololab(&[
-                "run",
-                p(&file),
-                "--quiet",
-                "--threads",
-                "2",
-                "--out",
-                p(&out),
-                "--resume",
-            ]),
-            &["chunk-copy.toml", expected],
-        );
+        refused_by_status_and_resume("chunk-copy.toml", expected);
         std::fs::remove_file(&copy).unwrap();
     }
     // A chunk naming a cell the plan does not have (the plan has 2): refused by both (before,
@@ -528,21 +526,7 @@ fn an_interrupted_run_resumes_without_replaying_to_the_same_bytes() {
         text.replace("\ncells = [0, 1]\n", "\ncells = [0, 9]\n"),
     )
     .unwrap();
-    let expected = "has cell 9, not in the plan's 2";
-    refused(&sololab(&["status", p(&out)]), &[&first, expected]);
-    refused(
-        &sololab(&[
-            "run",
-            p(&file),
-            "--quiet",
-            "--threads",
-            "2",
-            "--out",
-            p(&out),
-            "--resume",
-        ]),
-        &[&first, expected],
-    );
+    refused_by_status_and_resume(&first, "has cell 9, not in the plan's 2");
     std::fs::write(work.join(&first), &text).unwrap();
     // Another shard's positions are not this run's: resuming the work area as shard 1/2 of
     // the run (in a copy of the folder) is refused.
