@@ -308,7 +308,7 @@ impl Partial {
     ///
     /// # Errors
     /// The TOML or field error, a `wall_s` not in `0..=1e10` seconds (summed over shards it
-    /// must stay finite) or `threads` not in `1..=`[`MAX_THREADS`](super::MAX_THREADS).
+    /// must stay finite) or `threads = 0`.
     pub fn parse(text: &str) -> Result<Partial, String> {
         let p: Partial = toml::from_str(text).map_err(|e| e.message().trim().to_string())?;
         if !(0.0..=1e10).contains(&p.wall_s) {
@@ -317,12 +317,9 @@ impl Partial {
                 p.wall_s
             ));
         }
-        if !(1..=super::MAX_THREADS as u64).contains(&p.threads) {
-            return Err(format!(
-                "threads = {}: not a run's thread count (1..={})",
-                p.threads,
-                super::MAX_THREADS
-            ));
+        // (No upper bound: with --threads 0 the pool takes RAYON_NUM_THREADS, uncapped.)
+        if p.threads == 0 {
+            return Err("threads = 0: a run plays on at least 1 thread".into());
         }
         Ok(p)
     }

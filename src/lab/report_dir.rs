@@ -324,8 +324,8 @@ impl ReportDir {
     /// marker).
     ///
     /// # Errors
-    /// [`ReportError::Write`] when the marker cannot be written or the swap fails; the previous
-    /// report is then as it was.
+    /// [`ReportError::Write`] when the marker cannot be written, the folder's work area cannot
+    /// be moved into the new report, or the swap fails; the previous report is then as it was.
     pub fn commit(mut self) -> Result<Vec<PathBuf>, ReportError> {
         let mut names = self.files.clone();
         names.sort();
@@ -337,28 +337,31 @@ impl ReportDir {
         let path = self.staging.join(MARKER);
         write_synced(&path, &marker).map_err(|e| io_error(&self.out.join(MARKER), e))?;
         let mut open = open_reports();
-        swap(&self.staging, &self.out).map_err(|e| io_error(&self.out, e))?;
-        // The staging path now holds the previous report (with the lock file), and its work
-        // area, which goes back into the report folder unless this report ends it.
-        let work = self.staging.join(WORK);
-        if self.keeps_work
-            && work.is_dir()
-            && let Err(e) = std::fs::rename(&work, self.out.join(WORK))
-        {
-            // The report is in place; the previous one stays beside it, work area and all.
-            open.retain(|(id, _)| *id != self.id);
-            self.committed = true;
-            return Err(ReportError::Write {
-                path: self.out.join(WORK),
-                source: std::io::Error::new(
-                    e.kind(),
-                    format!(
-                        "cannot move the work area back ({e}); it is kept in {}",
-                        work.display()
-                    ),
-                ),
-            });
+        // An interrupted run's work area goes into the new report before the swap, so the one
+        // exchange carries it (unless this report is that run's own, which ends it). A folder
+        // that will not give it up fails here, with the previous report as it was.
+        let work = self.out.join(WORK);
+        let carried = self.staging.join(WORK);
+        let carry = self.keeps_work && work.is_dir();
+        if carry {
+            std::fs::rename(&work, &carried).map_err(|e| io_error(&work, e))?;
         }
+        if let Err(e) = swap(&self.staging, &self.out) {
+            if carry && std::fs::rename(&carried, &work).is_err() {
+                // Both renames failed: the staging folder, which holds the work area, is kept.
+                open.retain(|(id, _)| *id != self.id);
+                self.committed = true;
+                return Err(ReportError::Write {
+                    path: self.out.clone(),
+                    source: std::io::Error::new(
+                        e.kind(),
+                        format!("{e}; the work area is in {}", carried.display()),
+                    ),
+                });
+            }
+            return Err(io_error(&self.out, e));
+        }
+        // The staging path now holds the previous report (with the lock file).
         let _ = std::fs::remove_dir_all(&self.staging);
         open.retain(|(id, _)| *id != self.id);
         self.committed = true;
