@@ -228,6 +228,7 @@ pub fn fit_command(args: &FitArgs, dir: &Path) -> Result<()> {
         .map_err(|e| anyhow::anyhow!("{}: {e}", args.game))?;
     with_game!(kind, G => template.build::<G>().map(|_| ()))
         .map_err(|e| anyhow::anyhow!("{}: {e}", args.game))?;
+    check_strategy_out(&args.out)?;
     check_writable(&args.out)?;
     let playouts = lab::collect_playouts(
         kind,
@@ -337,6 +338,7 @@ pub fn tune_command(args: &TuneArgs, dir: &Path) -> Result<()> {
     if holdout_seed == args.seed {
         bail!("--holdout-seed {holdout_seed}: the held-out games need another seed than --seed");
     }
+    check_strategy_out(&args.out)?;
     check_writable(&args.out)?;
     let spec = lab::TuneSpec {
         strategy: &strategy,
@@ -423,6 +425,25 @@ pub(crate) fn print_quietly(text: &[u8]) {
         && e.kind() != std::io::ErrorKind::BrokenPipe
     {
         eprintln!("sololab: warning: cannot write to standard output: {e}");
+    }
+}
+
+/// Checks that `--out` names a strategy file that `--strategy NAME` can load: `NAME.toml`
+/// with NAME a plain name (letters, digits, `-`, `_`, `.`), as `strategies/` holds them.
+///
+/// # Errors
+/// One line naming the path.
+fn check_strategy_out(path: &Path) -> anyhow::Result<()> {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+    let stem = name.as_deref().and_then(|n| n.strip_suffix(".toml"));
+    match stem {
+        Some(stem) if sololab::input::is_plain_name(stem) => Ok(()),
+        _ => anyhow::bail!(
+            "{}: a strategy file is NAME.toml with NAME of {} only, so that `--strategy NAME` \
+             loads it",
+            path.display(),
+            sololab::input::PLAIN_NAME_CHARS
+        ),
     }
 }
 

@@ -194,6 +194,33 @@ fn fit_refuses_bad_input_in_one_line_and_writes_nothing() {
             ],
             "/nonexistent-sololab/x.toml: cannot write",
         ),
+        // An --out that no --strategy could name.
+        (
+            vec![
+                "fit",
+                "rift",
+                "--strategy",
+                "greedy",
+                "--games",
+                "5",
+                "--out",
+                "my strat.toml",
+            ],
+            "my strat.toml: a strategy file is NAME.toml",
+        ),
+        (
+            vec![
+                "fit",
+                "rift",
+                "--strategy",
+                "greedy",
+                "--games",
+                "5",
+                "--out",
+                "fitted.txt",
+            ],
+            "fitted.txt: a strategy file is NAME.toml",
+        ),
     ] {
         let mut args = args.clone();
         if !args.contains(&"--out") {
@@ -415,6 +442,19 @@ fn tune_refuses_bad_input_in_one_line_and_writes_nothing() {
                 NO_DIR,
             ],
             "/nonexistent-sololab/x.toml: cannot write",
+        ),
+        (
+            vec![
+                "tune",
+                "gods",
+                "--strategy",
+                "greedy",
+                "--games",
+                "5",
+                "--out",
+                "../x y.toml",
+            ],
+            "../x y.toml: a strategy file is NAME.toml",
         ),
     ] {
         let mut args = args.clone();
