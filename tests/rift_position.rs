@@ -175,6 +175,38 @@ fn a_map_card_named_twice_is_refused() {
     );
 }
 
+/// The campaign's fixed cards of the games to come are card numbers of the content: one out of
+/// range (it panicked when the next game began) or named twice is refused at its line.
+#[test]
+fn fixed_campaign_cards_out_of_range_or_named_twice_are_refused() {
+    for (value, says) in [
+        (
+            "fixed_maps=200,-",
+            "fixed_maps: 200 is not a map card (0..6, or - for drawn)",
+        ),
+        ("fixed_maps=3,3", "fixed_maps: map card 3 named twice"),
+        (
+            "fixed_monsters=-,6,-",
+            "fixed_monsters: 6 is not a monster card (0..6, or - for drawn)",
+        ),
+        (
+            "fixed_monsters=1,-,1",
+            "fixed_monsters: monster card 1 named twice",
+        ),
+    ] {
+        let (line, m) = err(&format!(
+            "clock phase=actions\ncampaign on=1 {value}\n{MECH}"
+        ));
+        assert_eq!(line, 4, "{m}");
+        assert!(m.contains(says), "{value}: {m}");
+    }
+    let r = ok(&format!(
+        "clock phase=actions\ncampaign on=1 fixed_maps=0,- fixed_monsters=-,2,5\n{MECH}"
+    ));
+    assert_eq!(r.campaign.fixed_maps, [0, u8::MAX]);
+    assert_eq!(r.campaign.fixed_monsters, [u8::MAX, 2, 5]);
+}
+
 #[test]
 fn two_mechs_with_one_mech_card_are_refused() {
     let a = "mech A card=Wukong pilot=Sun_Li tile=(1,3) hp=3\n";

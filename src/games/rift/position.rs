@@ -48,7 +48,8 @@
 //! on buildings or mountains, HP out of range, more than 2 monsters on a card, a walker on water,
 //! tokens beyond the supply (outside a choice), a phase that disagrees with the result or pending
 //! rewards, or a map card, monster card, mech card or pilot named twice (Setup draws different
-//! ones), each at the line that breaks the rule.
+//! ones), or a campaign's fixed card (`fixed_maps`, `fixed_monsters`: card numbers, `-` for
+//! drawn) out of range or named twice, each at the line that breaks the rule.
 
 use super::board::{Bits, COLS, NO_TILE, ROWS, Tile, bit, coord, parse_coord, tile, tiles};
 use super::content::{self, Content, Dir, Finale, Status};
@@ -404,7 +405,7 @@ fn find(
 /// # Errors
 /// A [`PositionError`] with the 1-based line and what was wrong: an unknown key or name, a bad
 /// number or coordinate, a grid row of the wrong width, two units on one tile, a card or pilot
-/// named twice.
+/// named twice, a fixed campaign card that is not a card of the content.
 pub fn parse(text: &str) -> Result<Rift, PositionError> {
     let mut ctx = Ctx { line: 0 };
     // Content first (other lines name cards in it).
@@ -903,6 +904,30 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                             })
                             .collect()
                     };
+                // Fixed cards of the games to come: card numbers of the content (0-based) or
+                // `-` (drawn), each card at most once (Setup 1 and 4: different cards).
+                let cards = |ctx: &Ctx,
+                             k: &str,
+                             v: &str,
+                             n: usize,
+                             count: usize,
+                             what: &str|
+                 -> Result<Vec<u8>, PositionError> {
+                    let l = list(ctx, k, v, n)?;
+                    for (i, &x) in l.iter().enumerate() {
+                        if x != u8::MAX && x as usize >= count {
+                            return Err(ctx.err(format!(
+                                "{k}: {x} is not a {what} card (0..{count}, or - for drawn)"
+                            )));
+                        }
+                        if x != u8::MAX && l[..i].contains(&x) {
+                            return Err(ctx.err(format!(
+                                "{k}: {what} card {x} named twice (a game draws different cards)"
+                            )));
+                        }
+                    }
+                    Ok(l)
+                };
                 let cp = &mut r.campaign;
                 for (k, v) in m {
                     match k {
@@ -920,11 +945,11 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                         "both_moons" => cp.both_moons = flag(ctx.line, k, v)?,
                         "objectives" => cp.objectives = flag(ctx.line, k, v)?,
                         "fixed_maps" => {
-                            let l = list(&ctx, k, v, 2)?;
+                            let l = cards(&ctx, k, v, 2, c.maps.len(), "map")?;
                             cp.fixed_maps = [l[0], l[1]];
                         }
                         "fixed_monsters" => {
-                            let l = list(&ctx, k, v, 3)?;
+                            let l = cards(&ctx, k, v, 3, c.monsters.len(), "monster")?;
                             cp.fixed_monsters = [l[0], l[1], l[2]];
                         }
                         "overrides" => {
