@@ -853,7 +853,7 @@ fn tune_out_writes_through_a_link_and_refuses_what_is_not_a_file() {
     let dir = temp_dir("tune-out");
     std::fs::create_dir_all(&dir).unwrap();
     // A named pipe (a device behaves alike): refused before any game, left as it was.
-    let fifo = dir.join("pipe");
+    let fifo = dir.join("pipe.toml");
     let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
     assert!(made.success());
     let tune = |out: &Path| {
