@@ -1126,11 +1126,7 @@ fn bench_command(args: &BenchArgs) -> Result<()> {
         return print_out(&list);
     }
     for (flag, names) in [("--game", &args.game), ("--strategy", &args.strategy)] {
-        if let Some((_, name)) = names
-            .iter()
-            .enumerate()
-            .find(|(i, n)| names[..*i].contains(n))
-        {
+        if let Some(name) = sololab::input::first_repeat(names) {
             bail!("{flag} {name}: listed twice");
         }
     }

@@ -43,6 +43,15 @@ pub fn is_plain_name(name: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
 }
 
+/// The first item of `items` that an earlier one equals (a name listed twice), if any.
+pub fn first_repeat<T: PartialEq>(items: &[T]) -> Option<&T> {
+    items
+        .iter()
+        .enumerate()
+        .find(|(i, x)| items[..*i].contains(x))
+        .map(|(_, x)| x)
+}
+
 /// What a plain name ([`is_plain_name`]) may hold, for messages.
 pub const PLAIN_NAME_CHARS: &str = "letters, digits, '-', '_', '.'";
 

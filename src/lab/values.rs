@@ -445,12 +445,7 @@ pub fn sensitivity_tunables<G: Game>(
     base: &SetupValues,
     only: Option<&[String]>,
 ) -> Result<Vec<Tunable>, SetupError> {
-    if let Some(names) = only
-        && let Some((_, name)) = names
-            .iter()
-            .enumerate()
-            .find(|(i, n)| names[..*i].contains(n))
-    {
+    if let Some(name) = only.and_then(crate::input::first_repeat) {
         return Err(SetupError(format!("'{name}' is listed twice")));
     }
     let all = tunables::<G>(base, only)?;
