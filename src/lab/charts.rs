@@ -230,6 +230,26 @@ where
     Ok(())
 }
 
+/// Writes the label of the categorical y position `y` left of the plot area, right-aligned
+/// and centred on the row (`root` is the whole image, as in [`x_category_labels`]).
+fn y_category_label<X, Y>(
+    root: &DrawingArea<SVGBackend<'_>, Shift>,
+    chart: &ChartContext<'_, SVGBackend<'_>, Cartesian2d<X, Y>>,
+    y: f64,
+    label: &str,
+) -> Result<(), String>
+where
+    X: Ranged<ValueType = f64>,
+    Y: Ranged<ValueType = f64>,
+{
+    let style = TextStyle::from((FONT, 13).into_font())
+        .color(&BLACK)
+        .pos(Pos::new(HPos::Right, VPos::Center));
+    let (px, py) = chart.backend_coord(&(0.0, y));
+    root.draw(&Text::new(label.to_string(), (px - 6, py), style))
+        .map_err(err)
+}
+
 /// Win rate with its Wilson 95% interval, per strategy, per value of sweep axis `axis` (each
 /// point pools the cells of that strategy and value over the other axes), or per strategy
 /// when `axis` is `None`.
@@ -381,14 +401,9 @@ fn outcomes_chart(view: &ReportView) -> Result<Chart, String> {
             .axis_desc_style((FONT, 14))
             .draw()
             .map_err(err)?;
-        let label_style = TextStyle::from((FONT, 13).into_font())
-            .color(&BLACK)
-            .pos(Pos::new(HPos::Right, VPos::Center));
         for (i, (cell, label)) in view.cells.iter().zip(&labels).enumerate() {
             let y = i as f64;
-            let (px, py) = chart.backend_coord(&(0.0, y));
-            root.draw(&Text::new(label.clone(), (px - 6, py), label_style.clone()))
-                .map_err(err)?;
+            y_category_label(&root, &chart, y, label)?;
             if cell.games == 0 {
                 continue;
             }
@@ -568,14 +583,9 @@ fn mean_turns_chart(view: &ReportView) -> Result<Chart, String> {
             .axis_desc_style((FONT, 14))
             .draw()
             .map_err(err)?;
-        let label_style = TextStyle::from((FONT, 13).into_font())
-            .color(&BLACK)
-            .pos(Pos::new(HPos::Right, VPos::Center));
         for (i, (cell, label)) in view.cells.iter().zip(&labels).enumerate() {
             let y = i as f64;
-            let (px, py) = chart.backend_coord(&(0.0, y));
-            root.draw(&Text::new(label.clone(), (px - 6, py), label_style.clone()))
-                .map_err(err)?;
+            y_category_label(&root, &chart, y, label)?;
             let si = view
                 .strategies
                 .iter()
