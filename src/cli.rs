@@ -69,7 +69,8 @@ enum Command {
     /// strategies and content files as recorded).
     Status(StatusArgs),
     /// Rebuild the report page (report.html and the charts as SVG) of a report folder from
-    /// its files (summary.csv, run.toml; games.csv and pairs.csv when present).
+    /// its files (run.toml and summary.csv; turns.csv, pairs.csv and ladder.csv when present;
+    /// a sensitivity, calibration or strength folder from its own CSV files).
     Report(ReportArgs),
     /// Print a shell completion script for sololab on standard output
     /// (e.g. `sololab completions bash > ~/.local/share/bash-completion/completions/sololab`).
