@@ -141,7 +141,7 @@ fn extra_assets(n: usize) -> String {
 
 /// Every numeric limit of the content format holds at its bound and refuses one past it
 /// (`src/games/gods/content_file.rs`; the format's header in `content/gods.toml`): a wound card's
-/// count defaults to 1; sizes, moves and radii are above 0 and at most 600 inches; 1 to 8 asset
+/// count defaults to 1; sizes, moves and radii are 0.01 (the table's resolution) to 600 inches; 1 to 8 asset
 /// cards; at most 16 wound cards and at least `wounds_to_perish` (10); a defense from -5; at most
 /// 12 obstacles an encounter; a rectangle has x0 < x1 and y0 < y1 and lies on the table.
 #[test]
@@ -158,6 +158,9 @@ fn the_content_formats_limits_hold_at_their_bounds_and_refuse_past_them() {
         ("600.0", true),
         ("0.01", true),
         ("0.0", false),
+        // Under the table's resolution (a hundredth of an inch) a move rounds to nothing.
+        ("0.001", false),
+        ("0.009", false),
         ("600.5", false),
         ("-1.0", false),
     ] {
@@ -521,6 +524,27 @@ fn objectives_fatelings_and_starting_bases_hold_their_limits() {
     };
     let r = parse_edited(&[(relic, &objectives(2))]);
     assert!(r.is_ok(), "{r:?}");
+    // An objective's centre lies on the 36x24 table as written: a negative or too large
+    // coordinate is refused, not clamped to the edge by the rounding to hundredths.
+    for (at, ok) in [
+        ("[0.0, 12.0]", true),
+        ("[36.0, 24.0]", true),
+        ("[-50.0, 12.0]", false),
+        ("[-0.01, 12.0]", false),
+        ("[33.0, -1e300]", false),
+        ("[36.01, 12.0]", false),
+        ("[33.0, 1e9]", false),
+    ] {
+        let moved = relic.replace("[33.0, 12.0]", at);
+        let r = parse_edited(&[(relic, &moved)]);
+        assert_eq!(r.is_ok(), ok, "at = {at}: {r:?}");
+        if let Err(e) = r {
+            assert!(
+                e.contains("field 'objectives[1].at'") && e.contains("off the 36x24 inch table"),
+                "{e}"
+            );
+        }
+    }
     let e = parse_edited(&[(relic, &objectives(3))]).unwrap_err();
     assert!(
         e.contains("encounter 'sentries': field 'objectives': at most 3 objectives"),

@@ -18,7 +18,7 @@ use super::content::{
     MAX_ROUNDS, MAX_WOUND_CARDS, Objective, Placement, Ranged, ScoundrelRules, Win, WoundCard,
     WoundEffect, aspect,
 };
-use super::geometry::{MAX_VERTICES, Nav, Pos, Pt, Shape};
+use super::geometry::{MAX_VERTICES, Nav, Pos, Pt, QUANTUM, Shape};
 use crate::content::{ContentText, FieldPath};
 use crate::game::SetupError;
 
@@ -34,8 +34,8 @@ pub const LIMIT_CAUSES: [(&str, u8); 2] = [("time_ran_out", 1), ("ritual_complet
 /// field 'PATH': message`): scores that are not four values; an unknown asset effect, asset,
 /// wound effect, aspect, fateling kind, limit cause, win condition, event effect or fateling
 /// name; a deck that does not hold exactly 20 cards; too many assets, wound cards, fatelings,
-/// obstacles or objectives; fewer wound cards than `wounds_to_perish`; a non-positive size,
-/// radius, move or range; `ranged` without the aspect or the other way round; an obstacle,
+/// obstacles or objectives; fewer wound cards than `wounds_to_perish`; a size, radius, move or
+/// range under 0.01 inch (the table's resolution, [`QUANTUM`]) or over 600; `ranged` without the aspect or the other way round; an obstacle,
 /// start, patrol point or objective off the table; a start or patrol point inside an obstacle;
 /// two starting bases that overlap; a round limit outside 1..=30; a duplicate name.
 pub fn parse(text: &str, source: &str) -> Result<Content, SetupError> {
@@ -215,14 +215,19 @@ impl Compiler<'_, '_> {
         self.doc.error(&entry.join(field), msg)
     }
 
+    /// A length in inches, `1/QUANTUM..=600`: positions are kept in hundredths of an inch, so a
+    /// shorter move, reach or radius would round to nothing (0.001 played as 0).
     fn positive(&self, entry: &FieldPath, field: &str, v: f64) -> R<f32> {
-        if v.is_finite() && v > 0.0 && v <= 600.0 {
+        let least = 1.0 / f64::from(QUANTUM);
+        if v.is_finite() && v >= least && v <= 600.0 {
             Ok(v as f32)
         } else {
             Err(self.err(
                 entry,
                 field,
-                format!("{v} must be a positive number of inches up to 600"),
+                format!(
+                    "{v} must be a number of inches from {least} (the table's resolution) up to 600"
+                ),
             ))
         }
     }
@@ -621,8 +626,16 @@ impl Compiler<'_, '_> {
         let point = |field: &str, p: [f64; 2], radius: f32| -> R<Pt> {
             let q = Pos::from_pt(Pt::new(p[0] as f32, p[1] as f32));
             let pt = q.pt();
+            // The point as written, not only as rounded to the table's hundredths (which clamps
+            // a negative coordinate to 0: [-50, 12] read as [0, 12]).
+            let half = 0.5 / f64::from(QUANTUM);
+            let within = |v: f64, size: f32| {
+                v >= f64::from(radius) - half && v < f64::from(size - radius) + half
+            };
             let ok = p[0].is_finite()
                 && p[1].is_finite()
+                && within(p[0], table.0)
+                && within(p[1], table.1)
                 && pt.x >= radius
                 && pt.y >= radius
                 && pt.x <= table.0 - radius
