@@ -95,8 +95,8 @@ pub struct CalibrateArgs {
     /// (default: 1% of the range's width); stochastic approximation probes its multiples.
     #[arg(long, allow_negative_numbers = true, value_parser = positive_real)]
     resolution: Option<f64>,
-    /// The most games one probe plays (default: the experiment's `max_games`, else 8 × the
-    /// games per probe).
+    /// The most games one probe plays, at least the games a probe starts with (default: the
+    /// experiment's `max_games`, else 8 × the games per probe).
     #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
     max_games: Option<u64>,
     /// auto (bisection; stochastic approximation if the win rate is seen not monotone),
@@ -390,6 +390,13 @@ fn calibrate_typed<G: Game>(args: &CalibrateArgs, r: &Resolved) -> Result<()> {
         let mut values = base.clone();
         values.insert(args.value.clone(), v);
         G::resolve_setup(&values).map_err(|e| anyhow::anyhow!("--range: {}", e.0))?;
+    }
+    if let Some(m) = args.max_games.filter(|&m| m < r.games) {
+        anyhow::bail!(
+            "--max-games {m}: fewer than the {} games a probe starts with (--games or the \
+             experiment's games)",
+            r.games
+        );
     }
     let spec = CalibrateSpec {
         path: args.value.clone(),

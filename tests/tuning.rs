@@ -469,6 +469,21 @@ fn calibrate_and_sensitivity_refuse_bad_input_in_one_line() {
             "-3",
         ),
         (
+            &[
+                "calibrate",
+                "rift-sensitivity",
+                "--value",
+                "ruins",
+                "--target",
+                "0.5",
+                "--games",
+                "20",
+                "--max-games",
+                "1",
+            ][..],
+            "--max-games 1: fewer than the 20 games a probe starts with",
+        ),
+        (
             &["bench", "--game", "rift", "--game", "rift"][..],
             "--game rift: listed twice",
         ),
