@@ -1183,3 +1183,157 @@ fn a_strength_folder_in_the_way_is_refused_before_the_first_game() {
     assert_eq!(read(&file), "mine\n");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The files of `dir` (not its folders) with their bytes, sorted by name.
+fn contents(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().unwrap().is_file())
+        .map(|e| {
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn a_shard_folder_and_another_kind_of_report_never_replace_each_other() {
+    // A shard's partial.toml is a kind of report like the others (before, it was no kind:
+    // `run --shard` into a sensitivity folder replaced it, and `run`, `sensitivity` or `merge`
+    // into a shard's folder replaced its partial totals, silently).
+    let dir = temp_dir("shard-kind");
+    let file = dir.join("k.toml");
+    std::fs::write(
+        &file,
+        "name = \"k\"\ngame = \"rift\"\nstrategies = [\"random\"]\ngames = 200000\nseed = 3\n",
+    )
+    .unwrap();
+    let small = ["--games", "8", "--threads", "1", "--quiet"];
+    let with = |args: &[&str], out: &Path| -> Output {
+        let mut all = args.to_vec();
+        all.extend(small);
+        all.extend(["--out", p(out)]);
+        sololab(&all)
+    };
+    // A shard into a sensitivity analysis's folder: refused, the folder as it was.
+    let sens = dir.join("sens");
+    ok(&with(
+        &["sensitivity", p(&file), "--values", "ruins"],
+        &sens,
+    ));
+    let before = contents(&sens);
+    assert!(before.iter().any(|(n, _)| n == "sensitivity.csv"));
+    refused(
+        &with(&["run", p(&file), "--shard", "0/2"], &sens),
+        &[
+            p(&sens),
+            "holds another kind of report (sensitivity.csv), which this report (partial.toml) \
+             would replace",
+        ],
+    );
+    assert_eq!(contents(&sens), before);
+    // A run, a sensitivity analysis and a merge into a shard's folder: refused, its partial
+    // totals as they were.
+    let (s0, s1) = (dir.join("s0"), dir.join("s1"));
+    ok(&with(&["run", p(&file), "--shard", "0/2"], &s0));
+    ok(&with(&["run", p(&file), "--shard", "1/2"], &s1));
+    let shard = dir.join("shard");
+    ok(&with(&["run", p(&file), "--shard", "0/3"], &shard));
+    let before = contents(&shard);
+    assert_eq!(
+        before.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(),
+        [".sololab-report", "partial.toml"]
+    );
+    for (args, new) in [
+        (vec!["run", p(&file)], "summary.csv"),
+        (vec!["run", p(&file), "--raw"], "summary.csv"),
+        (
+            vec!["sensitivity", p(&file), "--values", "ruins"],
+            "sensitivity.csv",
+        ),
+    ] {
+        refused(
+            &with(&args, &shard),
+            &[
+                p(&shard),
+                &format!("holds another kind of report (partial.toml), which this report ({new})"),
+            ],
+        );
+        assert_eq!(contents(&shard), before, "{args:?}");
+    }
+    refused(
+        &sololab(&["merge", p(&s0), p(&s1), "--quiet", "--out", p(&shard)]),
+        &[p(&shard), "holds another kind of report (partial.toml)"],
+    );
+    // `report` says a shard's folder has no page (before: that it was no report folder).
+    refused(
+        &sololab(&["report", p(&shard)]),
+        &[p(&shard), "a shard's folder", "sololab merge"],
+    );
+    assert_eq!(contents(&shard), before);
+    // A shard of its own kind replaces it: another shard of the same run, the same one again.
+    ok(&with(&["run", p(&file), "--shard", "1/3"], &shard));
+    assert!(read(&shard.join("partial.toml")).contains("shard = \"1/3\""));
+    ok(&with(&["run", p(&file), "--shard", "0/2"], &shard));
+    let partial = read(&shard.join("partial.toml"));
+    assert!(partial.contains("shard = \"0/2\"") && partial.contains("\ngames = 4\n"));
+    // An interrupted shard in its folder resumes there, to the uninterrupted shard's totals.
+    let child = Command::new(BIN)
+        .args([
+            "run",
+            p(&file),
+            "--quiet",
+            "--threads",
+            "1",
+            "--shard",
+            "0/2",
+        ])
+        .args(["--out", p(&shard)])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let o = interrupt_after_chunks(child, &shard.join(sololab::lab::WORK), 1);
+    assert_eq!(o.status.code(), Some(143), "{}", stderr(&o));
+    assert_eq!(read(&shard.join("partial.toml")), partial);
+    let o = sololab(&[
+        "run",
+        p(&file),
+        "--quiet",
+        "--threads",
+        "2",
+        "--shard",
+        "0/2",
+        "--resume",
+        "--out",
+        p(&shard),
+    ]);
+    ok(&o);
+    assert!(stderr(&o).contains("resumed: "), "{}", stderr(&o));
+    assert!(!shard.join(sololab::lab::WORK).exists());
+    let whole = dir.join("whole");
+    ok(&sololab(&[
+        "run",
+        p(&file),
+        "--quiet",
+        "--shard",
+        "0/2",
+        "--out",
+        p(&whole),
+    ]));
+    let totals = |d: &Path| {
+        read(&d.join("partial.toml"))
+            .lines()
+            .filter(|l| !l.starts_with("wall_s") && !l.starts_with("threads"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(totals(&shard), totals(&whole));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -25,19 +25,24 @@ pub enum FolderKind {
     Calibration,
     /// A strength curve (`strength.csv`, `strength.svg`).
     Strength,
+    /// A shard's partial totals (`partial.toml`, `sololab run --shard`), which `merge`
+    /// combines; it has no page.
+    Shard,
 }
 
 impl FolderKind {
     /// Every kind, in the order [`FolderKind::of`] looks for their main files.
-    pub const ALL: [FolderKind; 4] = [
+    pub const ALL: [FolderKind; 5] = [
         FolderKind::Run,
         FolderKind::Sensitivity,
         FolderKind::Calibration,
         FolderKind::Strength,
+        FolderKind::Shard,
     ];
 
     /// The kind of folder `dir` by the main file it holds (`summary.csv`, `sensitivity.csv`,
-    /// `probes.csv` or `strength.csv`, looked for in that order); `None` for none of them.
+    /// `probes.csv`, `strength.csv` or `partial.toml`, looked for in that order); `None` for
+    /// none of them.
     pub fn of(dir: &Path) -> Option<FolderKind> {
         Self::ALL
             .into_iter()
@@ -51,14 +56,15 @@ impl FolderKind {
             FolderKind::Sensitivity => "sensitivity.csv",
             FolderKind::Calibration => "probes.csv",
             FolderKind::Strength => "strength.csv",
+            FolderKind::Shard => super::PARTIAL_FILE,
         }
     }
 
     /// The chart the command draws beside the main file (`None` for a run, whose charts the
-    /// page draws itself).
+    /// page draws itself, and for a shard, which has none).
     pub fn chart_file(self) -> Option<&'static str> {
         match self {
-            FolderKind::Run => None,
+            FolderKind::Run | FolderKind::Shard => None,
             FolderKind::Sensitivity => Some("tornado.svg"),
             FolderKind::Calibration => Some("calibration.svg"),
             FolderKind::Strength => Some("strength.svg"),
@@ -66,9 +72,10 @@ impl FolderKind {
     }
 
     /// Whether the folder must have a `run.toml` (every kind but a strength curve, whose
-    /// `run.toml` is optional: curves measured before it was written have none).
+    /// `run.toml` is optional: curves measured before it was written have none, and a shard,
+    /// whose `partial.toml` says what ran).
     pub fn has_run_toml(self) -> bool {
-        self != FolderKind::Strength
+        !matches!(self, FolderKind::Strength | FolderKind::Shard)
     }
 }
 
@@ -154,6 +161,7 @@ pub fn folder_page_html(
         .unwrap_or_default();
     let (what, intro, caption, finding) = match kind {
         FolderKind::Run => return Err(format!("{}: a run's report", shown.display())),
+        FolderKind::Shard => return Err(format!("{}: a shard's folder", shown.display())),
         FolderKind::Sensitivity => sensitivity_text(&table, &run, &strategy),
         FolderKind::Calibration => calibration_text(&table, &run, &strategy),
         FolderKind::Strength => strength_text(&table),

@@ -802,6 +802,13 @@ pub fn rewrite_page(dir: &Path) -> Result<Vec<PathBuf>, String> {
             dir.display()
         ));
     };
+    if kind == FolderKind::Shard {
+        return Err(format!(
+            "{}: a shard's folder (partial.toml), which has no page; combine all the shards \
+             with `sololab merge DIR... --out DIR`, which writes the report and its page",
+            dir.display()
+        ));
+    }
     // A run's page is report.html and its charts; another kind's is report.html alone (its
     // chart is the command's own file, kept).
     let files = match kind {

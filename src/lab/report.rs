@@ -827,7 +827,8 @@ pub enum ReportError {
         reason: String,
     },
     /// The folder holds a report of another kind (a sensitivity analysis, a calibration, a
-    /// strength curve or a run's report), which this command's report would replace: each
+    /// strength curve, a shard's partial totals or a run's report), which this command's
+    /// report would replace: each
     /// command replaces only its own kind, so that, say, `sololab run` on a sensitivity
     /// experiment's file does not wipe out its tornado chart. Nothing is touched.
     OtherKind {
