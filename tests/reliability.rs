@@ -818,6 +818,90 @@ fn staging_folders_of_other_hosts_and_namespaces_are_left_alone() {
 }
 
 #[test]
+fn only_provable_staging_folders_of_killed_runs_are_removed() {
+    // A folder merely named like a dead run's staging folder (this host's tag, a process that
+    // is gone) was removed with its contents by the next run beside it. Now only what sololab
+    // made is: a staging folder with its marker, an empty one, or a whole report.
+    let dir = temp_dir("named-like-staging");
+    let out = dir.join("out");
+    small_run(&dir, &out, 4);
+    let mut child = long_run(&dir, &out);
+    wait_for_staging(&dir, &mut child);
+    child.kill().unwrap(); // SIGKILL: its staging folder stays
+    child.wait().unwrap();
+    let killed: Vec<String> = names(&dir)
+        .into_iter()
+        .filter(|n| n.starts_with(".sololab-"))
+        .collect();
+    assert_eq!(killed.len(), 1, "{killed:?}");
+    let staging = dir.join(&killed[0]);
+    let marker = std::fs::read_to_string(staging.join(lab::STAGING_MARKER)).unwrap();
+    assert!(
+        marker.starts_with("# sololab staging folder of process "),
+        "{marker}"
+    );
+    // This host's tag and the killed run's process id, from its staging folder's name.
+    let tag = killed[0]
+        .strip_suffix(".tmp")
+        .and_then(|n| n.rsplit('-').next())
+        .unwrap()
+        .to_string();
+    let pid = child.id();
+    assert!(
+        killed[0].starts_with(&format!(".sololab-{pid}-")),
+        "{killed:?}"
+    );
+    let named = |n: u32, ext: &str| dir.join(format!(".sololab-{pid}-{n}-{tag}.{ext}"));
+    // Someone's folders named like staging folders: notes, or notes beside a report.
+    let notes = named(7, "tmp");
+    std::fs::create_dir(&notes).unwrap();
+    std::fs::write(notes.join("notes.txt"), "precious\n").unwrap();
+    let mixed = named(8, "old");
+    std::fs::create_dir(&mixed).unwrap();
+    for name in names(&out) {
+        std::fs::copy(out.join(&name), mixed.join(&name)).unwrap();
+    }
+    std::fs::write(mixed.join("notes.txt"), "mine too\n").unwrap();
+    // A marker naming another process is not this folder's.
+    let forged = named(9, "tmp");
+    std::fs::create_dir(&forged).unwrap();
+    let other = marker.replace(&format!("process {pid} "), "process 1 ");
+    assert_ne!(other, marker);
+    std::fs::write(forged.join(lab::STAGING_MARKER), other).unwrap();
+    std::fs::write(forged.join("notes.txt"), "kept\n").unwrap();
+    // What a run killed during its commit leaves: a whole report, or an empty folder.
+    let whole = named(10, "old");
+    std::fs::create_dir(&whole).unwrap();
+    for name in names(&out) {
+        std::fs::copy(out.join(&name), whole.join(&name)).unwrap();
+    }
+    let empty = named(11, "tmp");
+    std::fs::create_dir(&empty).unwrap();
+
+    small_run(&dir, &out, 6);
+    assert!(
+        !staging.exists(),
+        "the killed run's staging folder is removed"
+    );
+    assert!(!whole.exists() && !empty.exists());
+    assert_eq!(
+        std::fs::read_to_string(notes.join("notes.txt")).unwrap(),
+        "precious\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(mixed.join("notes.txt")).unwrap(),
+        "mine too\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(forged.join("notes.txt")).unwrap(),
+        "kept\n"
+    );
+    // The report has no staging marker.
+    assert!(!names(&out).iter().any(|n| n == lab::STAGING_MARKER));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn an_out_folder_that_is_a_symbolic_link_is_written_through() {
     // The report goes into the folder the link points to; the link stays a link, and a
     // second run there replaces that report (no stranded work area, no refusal).

@@ -66,7 +66,9 @@ pub use report::{
     Totals, axis_column, commit_report, fixed_columns, games_columns, report_files,
     report_files_of, summary_columns, write_report,
 };
-pub use report_dir::{LOCK, MARKER, RUN_TOML_HEADER, ReportDir, ReportFile, WORK, abandon_reports};
+pub use report_dir::{
+    LOCK, MARKER, RUN_TOML_HEADER, ReportDir, ReportFile, STAGING_MARKER, WORK, abandon_reports,
+};
 pub use runner::{
     CHUNK_GAMES, CHUNK_MIN_GAMES, Chunk, ChunkStore, MAX_THREADS, NoProgress, NoStore, Progress,
     RAW_CHUNK, RowSink, RunError, RunOptions, Shard, blank_report, games_at_precision,

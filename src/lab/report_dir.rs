@@ -30,7 +30,11 @@
 //! outright (`SIGKILL`) leaves its staging folder, `.sololab-<pid>-<n>-<host tag>.tmp` beside
 //! the report folder; the next run there on the same host and PID namespace removes it (its
 //! process is gone) and the report is untouched. The host tag keeps runs of other cluster
-//! nodes or containers (which may have the same process ids) apart ([`host_tag`]).
+//! nodes or containers (which may have the same process ids) apart ([`host_tag`]). A folder is
+//! removed so only when it is provably a staging folder: it holds the [`STAGING_MARKER`] the
+//! run wrote into it when it created it (until the commit, which removes the marker once the
+//! folder holds a whole report), or it is empty, or a whole sololab report; a folder merely
+//! named like one (someone's notes) is left alone.
 //!
 //! Later files of a report (HTML pages, shard files) are added to the same unit by writing
 //! them into the staging folder before the commit; the marker lists them.
@@ -55,6 +59,13 @@ pub const LOCK: &str = ".sololab-lock";
 /// kept for `sololab run --resume` (see `lab::work`). A report folder may hold it beside its
 /// report; the commit of the finished run removes it with the previous report.
 pub const WORK: &str = ".sololab-work";
+
+/// The file that marks a folder as a staging folder of a run of this host (see
+/// [`staging_marker_text`]): written into every staging folder when the run creates it, and
+/// removed by the commit just before the swap (the folder then holds a whole report, listed
+/// by [`MARKER`]). Only a folder holding it, or an empty folder, or a whole sololab report, is
+/// ever removed as a killed run's staging folder.
+pub const STAGING_MARKER: &str = ".sololab-staging";
 
 /// The files of a report written before [`MARKER`] existed; such a folder is recognised as a
 /// report when it holds only these and its `run.toml` starts with [`RUN_TOML_HEADER`].
@@ -270,6 +281,9 @@ impl ReportDir {
         remove_stale_staging(staging.parent().unwrap_or(Path::new(".")));
         std::fs::create_dir(staging).map_err(|e| create_error(staging, e))?;
         debris.staging = staging.to_path_buf();
+        let marker = staging.join(STAGING_MARKER);
+        let text = staging_marker_text(std::process::id(), host_tag());
+        write_synced(&marker, &text).map_err(|e| io_error(&marker, e))?;
         for name in files.iter().chain(&[MARKER]) {
             let path = staging.join(name);
             File::create(&path).map_err(|e| io_error(&out.join(name), e))?;
@@ -336,6 +350,11 @@ impl ReportDir {
         }
         let path = self.staging.join(MARKER);
         write_synced(&path, &marker).map_err(|e| io_error(&self.out.join(MARKER), e))?;
+        // The staging folder's own marker stays out of the report. From here until the swap the
+        // folder holds a whole report (every file listed by the marker just written), which a
+        // later run may still recognise as a killed run's staging folder.
+        let staged = self.staging.join(STAGING_MARKER);
+        std::fs::remove_file(&staged).map_err(|e| io_error(&staged, e))?;
         let mut open = open_reports();
         // An interrupted run's work area goes into the new report before the swap, so the one
         // exchange carries it (unless this report is that run's own, which ends it). A folder
@@ -516,33 +535,71 @@ pub(crate) fn host_tag() -> &'static str {
     })
 }
 
+/// The text of [`STAGING_MARKER`] in a staging folder of process `pid` on host `tag`.
+fn staging_marker_text(pid: u32, tag: &str) -> String {
+    format!(
+        "# sololab staging folder of process {pid} on host {tag}: the report being written, \
+         removed when the run ends\n"
+    )
+}
+
+/// The process id and host tag of a staging folder's name, `.sololab-<pid>-<n>-<host tag>.tmp`
+/// (or `.old`: the two-rename swap's name for the previous report), with `<pid>` and `<n>`
+/// decimal numbers and `<host tag>` 16 lowercase hex digits; `None` for any other name.
+fn staging_name_fields(name: &str) -> Option<(u32, &str)> {
+    let fields = name
+        .strip_prefix(".sololab-")
+        .and_then(|r| r.strip_suffix(".tmp").or_else(|| r.strip_suffix(".old")))?;
+    let mut fields = fields.split('-');
+    let (Some(pid), Some(n), Some(tag), None) =
+        (fields.next(), fields.next(), fields.next(), fields.next())
+    else {
+        return None;
+    };
+    let decimal = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let hex = tag.len() == 16 && tag.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+    if !decimal(pid) || !decimal(n) || !hex {
+        return None;
+    }
+    Some((pid.parse().ok()?, tag))
+}
+
+/// Whether folder `path`, named for process `pid` on host `tag`, is provably a staging folder
+/// sololab made: a folder (not a link) holding the [`STAGING_MARKER`] sololab wrote there for
+/// that process and host (a run killed while it wrote its report), or empty (killed before it
+/// wrote the marker), or holding a whole sololab report and nothing else (killed during its
+/// commit, when the folder holds the new report before the swap or the previous one after).
+fn is_own_staging(path: &Path, pid: u32, tag: &str) -> bool {
+    if !std::fs::symlink_metadata(path).is_ok_and(|m| m.is_dir()) {
+        return false;
+    }
+    let marker = path.join(STAGING_MARKER);
+    if std::fs::symlink_metadata(&marker).is_ok_and(|m| m.is_file()) {
+        return std::fs::read_to_string(&marker).is_ok_and(|t| t == staging_marker_text(pid, tag));
+    }
+    check_previous_report(path).is_ok()
+}
+
 /// Removes the staging folders in `parent` left by runs of this host and PID namespace that
 /// were killed (`SIGKILL`: no handler could clean up): `.sololab-<pid>-<n>-<host tag>.tmp`
-/// (or `.old`) with this process's [`host_tag`] whose process no longer exists. A folder of a
-/// live process (or of a process id now reused), of another host or namespace, or of an older
-/// version's naming is left alone.
+/// (or `.old`) with this process's [`host_tag`] whose process no longer exists, and which is
+/// provably a staging folder ([`is_own_staging`]). A folder of a live process (or of a process
+/// id now reused), of another host or namespace, of an older version's naming, or holding
+/// anything sololab did not write there (a folder someone named so, say) is left alone.
 fn remove_stale_staging(parent: &Path) {
     let Ok(entries) = std::fs::read_dir(parent) else {
         return;
     };
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
-        let Some(fields) = name
-            .strip_prefix(".sololab-")
-            .and_then(|r| r.strip_suffix(".tmp").or_else(|| r.strip_suffix(".old")))
-        else {
+        let Some((pid, tag)) = staging_name_fields(&name) else {
             continue;
         };
-        let mut fields = fields.split('-');
-        let (Some(pid), Some(_), Some(tag), None) =
-            (fields.next(), fields.next(), fields.next(), fields.next())
-        else {
-            continue;
-        };
-        let Ok(pid) = pid.parse::<u32>() else {
-            continue;
-        };
-        if tag == host_tag() && pid != std::process::id() && !process_exists(pid) {
+        if tag == host_tag()
+            && pid != std::process::id()
+            && !process_exists(pid)
+            && is_own_staging(&entry.path(), pid, tag)
+        {
             let _ = std::fs::remove_dir_all(entry.path());
         }
     }
