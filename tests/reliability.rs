@@ -902,6 +902,82 @@ fn only_provable_staging_folders_of_killed_runs_are_removed() {
 }
 
 #[test]
+fn a_report_folder_named_like_sololabs_own_is_refused_before_the_first_game() {
+    // An experiment named like a staging folder played its games, then its run removed its own
+    // report folder as a dead run's debris ("cannot save a finished chunk"). Names beginning
+    // with '.' (sololab's own all do) are refused at the name's line and column, and a --out
+    // through a folder named like sololab's own by every command; nothing is written.
+    let dir = temp_dir("reserved-names");
+    for name in [
+        ".sololab-99999-0-0123456789abcdef.tmp",
+        ".sololab-work",
+        ".hidden",
+    ] {
+        let file = experiment(&dir, "e", 4, "");
+        let text = std::fs::read_to_string(&file)
+            .unwrap()
+            .replace("name = \"e\"", &format!("name = \"{name}\""));
+        std::fs::write(&file, text).unwrap();
+        for args in [
+            vec!["run", "e.toml"],
+            vec!["run", "e.toml", "--shard", "0/2"],
+        ] {
+            let o = Command::new(BIN)
+                .args(&args)
+                .arg("--quiet")
+                .current_dir(&dir)
+                .output()
+                .unwrap();
+            one_line_error(
+                &o,
+                &[
+                    "e.toml:1:8:",
+                    &format!("name '{name}' must not begin with '.'"),
+                ],
+            );
+            assert_eq!(names(&dir), ["e.toml"], "{args:?}");
+        }
+    }
+    let file = experiment(&dir, "e", 4, "");
+    for reserved in [
+        ".sololab-work",
+        ".sololab-report",
+        ".sololab-1-0-0123456789abcdef.tmp",
+        ".sololab-1-0-0123456789abcdef.old",
+    ] {
+        for out in [dir.join(reserved), dir.join(reserved).join("inner")] {
+            let runs: [&[&str]; 4] = [
+                &["run", p(&file)],
+                &["run", p(&file), "--shard", "0/2"],
+                &["sensitivity", p(&file), "--values", "ruins"],
+                &["bench", "--strength", "rift", "--strategy", "random"],
+            ];
+            for args in runs {
+                let flag = if args[0] == "bench" {
+                    "--strength-out"
+                } else {
+                    "--out"
+                };
+                let o = command(args)
+                    .args(["--games", "2", flag, p(&out)])
+                    .output()
+                    .unwrap();
+                one_line_error(
+                    &o,
+                    &[
+                        p(&out),
+                        &format!("'{reserved}' is a name sololab keeps for its own files"),
+                    ],
+                );
+                assert!(!stderr(&o).contains("measuring"), "{}", stderr(&o));
+                assert_eq!(names(&dir), ["e.toml"], "{args:?} {}", out.display());
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn an_out_folder_that_is_a_symbolic_link_is_written_through() {
     // The report goes into the folder the link points to; the link stays a link, and a
     // second run there replaces that report (no stranded work area, no refusal).

@@ -454,6 +454,18 @@ impl Experiment {
                 )),
             ));
         }
+        if name.starts_with('.') {
+            // A hidden report folder, and sololab's own names (`.sololab-work`, staging
+            // folders) begin with '.': a report folder named like one could be removed as a
+            // run's debris.
+            return Err(exp.error(
+                Some(raw.name.span()),
+                ErrorKind::Invalid(format!(
+                    "name '{name}' must not begin with '.' (its report folder would be hidden, \
+                     and names beginning with '.sololab' are sololab's own)"
+                )),
+            ));
+        }
         exp.name = name.clone();
         exp.game = raw.game.get_ref().clone();
         exp.spans.game = Some(raw.game.span());

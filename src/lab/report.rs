@@ -839,6 +839,15 @@ pub enum ReportError {
         /// The main file of the report that would replace it (e.g. `summary.csv`).
         new: &'static str,
     },
+    /// A folder of the path has a name sololab keeps for its own files and folders (beginning
+    /// with `.sololab`: the marker, the work area, staging folders), which a run could take
+    /// for its own and remove.
+    ReservedName {
+        /// The path.
+        path: PathBuf,
+        /// The reserved name in it.
+        name: String,
+    },
     /// The path has no folder name (`.`, `..`, `/`).
     NotAFolderName {
         /// The path.
@@ -875,6 +884,13 @@ impl fmt::Display for ReportError {
                 f,
                 "{}: holds another kind of report ({held}), which this report ({new}) would \
                  replace; nothing was written: choose another --out, or remove the folder",
+                path.display()
+            ),
+            ReportError::ReservedName { path, name } => write!(
+                f,
+                "{}: '{name}' is a name sololab keeps for its own files (names beginning with \
+                 '.sololab': the marker, the work area, staging folders); nothing was written: \
+                 choose another --out",
                 path.display()
             ),
             ReportError::NotAFolderName { path } => {

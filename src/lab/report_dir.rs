@@ -167,9 +167,13 @@ impl ReportDir {
     /// # Errors
     /// A one-line [`ReportError`]: [`Locked`](ReportError::Locked) when another run holds the
     /// folder, [`NotAReport`](ReportError::NotAReport) for a folder with other files,
+    /// [`ReservedName`](ReportError::ReservedName) for a path through a folder named like
+    /// sololab's own (beginning with `.sololab`),
     /// [`CreateDir`](ReportError::CreateDir) or [`Write`](ReportError::Write) naming the path
     /// that cannot be created or written.
     pub fn open(out: &Path, files: &[&str]) -> Result<ReportDir, ReportError> {
+        let original = out;
+        reserved_name(out)?;
         // A symbolic link to a folder is written through: the report goes into the folder it
         // points to, and the link stays (swapping the staging folder with the link itself
         // would replace the link and strand the folder's contents).
@@ -181,6 +185,9 @@ impl ReportDir {
             }
             _ => out,
         };
+        if out != original {
+            reserved_name(out)?;
+        }
         let Some(name) = out.file_name() else {
             return Err(ReportError::NotAFolderName {
                 path: out.to_path_buf(),
@@ -613,6 +620,26 @@ fn process_exists(pid: u32) -> bool {
 #[cfg(not(target_os = "linux"))]
 fn process_exists(_pid: u32) -> bool {
     true
+}
+
+/// Refuses a report folder path `out` with a folder named like sololab's own (beginning with
+/// `.sololab`: [`MARKER`], [`WORK`], [`LOCK`], [`STAGING_MARKER`], staging folders
+/// `.sololab-<pid>-<n>-<host tag>.tmp`): a report there could be taken for a run's debris or
+/// work area and removed (a report folder named like a staging folder was removed by its own
+/// run as a dead run's staging folder, before its first chunk was saved).
+fn reserved_name(out: &Path) -> Result<(), ReportError> {
+    for part in out.components() {
+        if let std::path::Component::Normal(name) = part {
+            let name = name.to_string_lossy();
+            if name.starts_with(".sololab") {
+                return Err(ReportError::ReservedName {
+                    path: out.to_path_buf(),
+                    name: name.into_owned(),
+                });
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Checks that folder `out` is empty or a previous sololab report (see the module docs).
