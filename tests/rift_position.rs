@@ -225,17 +225,64 @@ fn two_mechs_with_one_mech_card_are_refused() {
         m.contains("mech A: card=Wukong is mech B's too, on line 4"),
         "{m}"
     );
-    // A card naming the other mech's default (its card= not given) shares it too.
-    let r = ok(&format!("clock phase=actions\n{MECH}"));
-    let name = r.content.mechs[r.mechs[1].card as usize]
-        .name
-        .replace(' ', "_");
+}
+
+/// Mech A's and mech B's (card, pilot) names in `r`.
+fn crews(r: &Rift) -> [(String, String); 2] {
+    let c = r.content;
+    r.mechs.map(|m| {
+        (
+            c.mechs[m.card as usize].name.clone(),
+            c.pilots[m.pilot as usize].name.clone(),
+        )
+    })
+}
+
+#[test]
+fn naming_one_mechs_card_or_pilot_moves_the_other_mechs_default_off_it() {
+    let pair = |a: &str, b: &str| (a.to_string(), b.to_string());
+    // The defaults when neither mech names its card or pilot (the default setup's seed-0 deal).
+    let d = ok("clock phase=actions\nmech A tile=(1,3) hp=1\nmech B tile=(2,3) hp=1\n");
+    assert_eq!(
+        crews(&d),
+        [pair("Starfall", "Ivo Rask"), pair("Mirage", "Rhea Moss")]
+    );
+    // Mech A names mech B's default card and pilot: B takes the content's first ones A does not
+    // name (Wukong and Sun Li), on either order of the lines, and with no mech B line at all.
+    let a = "mech A card=Mirage pilot=Rhea_Moss tile=(1,3) hp=1\n";
+    let b = "mech B tile=(2,3) hp=1\n";
+    let moved = [pair("Mirage", "Rhea Moss"), pair("Wukong", "Sun Li")];
+    assert_eq!(crews(&ok(&format!("clock phase=actions\n{a}{b}"))), moved);
+    assert_eq!(crews(&ok(&format!("clock phase=actions\n{b}{a}"))), moved);
+    assert_eq!(crews(&ok(&format!("clock phase=actions\n{a}"))), moved);
+    // The same the other way round, and for the pilot alone (the card's default stays).
+    assert_eq!(
+        crews(&ok("clock phase=actions\nmech A tile=(1,3) hp=1\n\
+                   mech B card=Starfall tile=(2,3) hp=1\n")),
+        [pair("Wukong", "Ivo Rask"), pair("Starfall", "Rhea Moss")]
+    );
+    assert_eq!(
+        crews(&ok(
+            "clock phase=actions\nmech A pilot=Rhea_Moss tile=(1,3) hp=1\n\
+                   mech B tile=(2,3) hp=1\n"
+        )),
+        [pair("Starfall", "Rhea Moss"), pair("Mirage", "Sun Li")]
+    );
+    // A default that clashes with no name is kept.
+    assert_eq!(
+        crews(&ok(
+            "clock phase=actions\nmech A card=Atlas pilot=Sun_Li tile=(1,3) hp=1\n\
+                   mech B tile=(2,3) hp=1\n"
+        )),
+        [pair("Atlas", "Sun Li"), pair("Mirage", "Rhea Moss")]
+    );
+    // Naming one card for both mechs is still refused, at the later line.
     let (line, m) = err(&format!(
-        "clock phase=actions\nmech A card={name} tile=(1,3) hp=3\n"
+        "clock phase=actions\n{a}mech B card=Mirage tile=(2,3) hp=1\n"
     ));
-    assert_eq!(line, 4, "{m}");
+    assert_eq!(line, 5, "{m}");
     assert!(
-        m.contains(&format!("card={name} is mech B's too, by default")),
+        m.contains("mech B: card=Mirage is mech A's too, on line 4"),
         "{m}"
     );
 }

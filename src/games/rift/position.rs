@@ -28,12 +28,15 @@
 //! ```
 //! Names use `_` for spaces. `-` means none. Coordinates are `(col,row)`, 1-based. Lines may come
 //! in any order; `#` starts a comment; missing lines take the defaults of an empty board (no
-//! monsters, mechs off the map, the monster die's card's compass). `monster N` is meeple colour
-//! N (1-4): `card` is its place in the row (1-3), `place` its HP cube's place on the card (0-1
-//! normal tracks, 2-3 Alpha tracks, left to right), `aim` a direction and distance (`from`, the
-//! tile it aimed from, and `holds`, the mechs its immobilize holds, are written only by the
-//! flipped readings of CONTENT.md I10 and I13). `campaign`
-//! holds the campaign around the game (`on=1` in campaign mode; `game` is 1-based; `fixed_*` are
+//! monsters, mechs off the map, the monster die's card's compass). A mech's `card=` and `pilot=`,
+//! when not given, are those the default setup deals on seed 0, except one the other mech names:
+//! then the content's first mech card (or pilot) that the other mech does not name, so a position
+//! may name one mech's card or pilot alone (naming one card or pilot for both mechs is refused).
+//! `monster N` is meeple colour N (1-4): `card` is its place in the row (1-3), `place` its HP
+//! cube's place on the card (0-1 normal tracks, 2-3 Alpha tracks, left to right), `aim` a
+//! direction and distance (`from`, the tile it aimed from, and `holds`, the mechs its immobilize
+//! holds, are written only by the flipped readings of CONTENT.md I10 and I13). `campaign` holds
+//! the campaign around the game (`on=1` in campaign mode; `game` is 1-based; `fixed_*` are
 //! content indices or `-` for drawn each game; `overrides` are starting monsters, Alpha limit and
 //! finale, `-` for the campaign card's) and its totals over finished games. `choice` (only with
 //! `phase=choice`: a token to free from play, CONTENT.md I16, or conflicting tokens to settle,
@@ -446,6 +449,7 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
             ..*m
         };
     }
+    free_defaults(&mut r, &named_crews(text, c));
     let header_line = position_text::header(text, "rift")?;
     let mut compass_given = false;
     // 1-based line of each kind of line (0 = absent), for consistency errors.
@@ -1290,10 +1294,55 @@ fn mech_letters(b: u8) -> &'static str {
     ["-", "A", "B", "AB"][(b & 3) as usize]
 }
 
+/// Each mech's `card=` and `pilot=` as the position names them, `[mech][0 card, 1 pilot]`
+/// (`None`: not given, or not a name of the content, which the reading proper refuses at its
+/// line), read ahead of the other lines so that a default can make way for them.
+fn named_crews(text: &str, c: &Content) -> [[Option<u8>; 2]; 2] {
+    let mut named = [[None; 2]; 2];
+    for line in PositionLines::new(text) {
+        let words = line.words();
+        let idx = match (words.first(), words.get(1)) {
+            (Some(&"mech"), Some(&"A")) => 0,
+            (Some(&"mech"), Some(&"B")) => 1,
+            _ => continue,
+        };
+        for w in &words[2..] {
+            match w.split_once('=') {
+                Some(("card", v)) => named[idx][0] = c.mech_index(&v.replace('_', " ")),
+                Some(("pilot", v)) => named[idx][1] = c.pilot_index(&v.replace('_', " ")),
+                _ => {}
+            }
+        }
+    }
+    named
+}
+
+/// Moves a default out of the way of a name: a mech whose `card=` (or `pilot=`) is not given
+/// keeps the default of the seed-0 draw unless the other mech names that very card (pilot); then
+/// it takes the content's first mech card (pilot) the other mech does not name. Defaults that
+/// clash with nothing are kept, so every position that loaded before means what it meant.
+fn free_defaults(r: &mut Rift, named: &[[Option<u8>; 2]; 2]) {
+    let c = r.content;
+    for (k, count) in [(0, c.mechs.len()), (1, c.pilots.len())] {
+        for i in 0..2 {
+            let other = named[1 - i][k];
+            let m = &mut r.mechs[i];
+            let current = if k == 0 { &mut m.card } else { &mut m.pilot };
+            if named[i][k].is_none()
+                && other == Some(*current)
+                && let Some(free) = (0..count).map(|x| x as u8).find(|&x| Some(x) != other)
+            {
+                *current = free;
+            }
+        }
+    }
+}
+
 /// Refuses two mechs with one mech card or one pilot: Setup, steps 2-3, tucks a pilot beneath a
 /// mech, then a second pilot beneath a second mech (one card of each in the box). Reported at the
 /// later line naming the shared card; `card_line` and `pilot_line` give the line of each mech's
-/// `card=` and `pilot=` (0 = not given, so the empty board's default).
+/// `card=` and `pilot=` (0 = not given, so a default, which [`free_defaults`] has already moved
+/// off any card or pilot the other mech names: the message for it is a safeguard).
 fn distinct_crews(
     r: &Rift,
     card_line: &[usize; 2],
