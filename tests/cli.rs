@@ -1331,6 +1331,62 @@ fn report_rebuilds_the_page_of_a_report_folder_and_run_can_skip_it() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Every file of folder `dir` (name and bytes), sorted by name.
+fn folder_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            let name = e.file_name().to_string_lossy().into_owned();
+            (name, std::fs::read(e.path()).unwrap())
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn report_refuses_a_summary_whose_numbers_disagree_and_leaves_the_folder_untouched() {
+    let dir = temp_dir("report-numbers");
+    let out = dir.join("out");
+    let summary = quickstart(&out, &["--games", "2", "--no-report"]);
+    let header: Vec<&str> = summary.lines().next().unwrap().split(',').collect();
+    let col = |name: &str| header.iter().position(|c| *c == name).unwrap();
+    // Rewrites column `name` of the first row (line 2) to `value`.
+    let doctored = |name: &str, value: &str| {
+        let mut lines: Vec<String> = summary.lines().map(str::to_string).collect();
+        let mut row: Vec<&str> = lines[1].split(',').collect();
+        row[col(name)] = value;
+        lines[1] = row.join(",");
+        lines.join("\n") + "\n"
+    };
+    let file = out.join("summary.csv");
+    for (name, value, what) in [
+        ("wins", "3", "column 'wins' is 3, more than the 2 games"),
+        (
+            "win_rate",
+            "NaN",
+            "column 'win_rate' is 'NaN', not a number",
+        ),
+        ("ci_high", "1.5", "column 'ci_high' is 1.5, outside 0..=1"),
+    ] {
+        std::fs::write(&file, doctored(name, value)).unwrap();
+        let before = folder_files(&out);
+        one_line_error(
+            &sololab(&["report", path(&out)]),
+            &[&format!("{}:2: {what}", file.display())],
+        );
+        assert_eq!(folder_files(&out), before, "{name}={value}");
+        assert!(!out.join("report.html").exists());
+    }
+    // The file as sololab wrote it makes the page.
+    std::fs::write(&file, &summary).unwrap();
+    let o = sololab(&["report", path(&out)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(out.join("report.html").is_file());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn completions_and_the_man_page_come_from_the_command_line_definitions() {
     let o = sololab(&["completions", "bash"]);

@@ -93,6 +93,88 @@ pub(super) fn csv_table(text: &str, file: &Path) -> Result<Table, String> {
     Ok(Table { header, rows })
 }
 
+/// The finite number in column `c` of a `summary.csv` row, or the error `wrong` makes for it.
+fn number(
+    row: &[String],
+    c: usize,
+    wrong: &dyn Fn(usize, String) -> String,
+) -> Result<f64, String> {
+    let v = row.get(c).map_or("", String::as_str);
+    match v.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() => Ok(x),
+        _ => Err(wrong(c, format!("is '{v}', not a number"))),
+    }
+}
+
+/// Half a unit of the last decimal place `written` (a number as written: `0.6000` is within
+/// 0.00005 of its value), the most rounding can have moved it.
+fn rounding(written: &str) -> f64 {
+    let w = written.trim().to_ascii_lowercase();
+    let (mantissa, exponent) = w.split_once('e').unwrap_or((&w, "0"));
+    let decimals = mantissa.split_once('.').map_or(0, |(_, d)| d.len()) as i32;
+    0.5 * 10f64.powi(
+        exponent
+            .parse::<i32>()
+            .unwrap_or(0)
+            .saturating_sub(decimals),
+    )
+}
+
+/// Checks a `summary.csv` row's `win_rate`, `ci_low` and `ci_high` (when the header has them):
+/// numbers in `0..=1` with `ci_low <= win_rate <= ci_high`, and `win_rate` equal to
+/// `wins / games` (`0` without games) within the rounding of the decimals written.
+fn check_rates(
+    row: &[String],
+    h: &[String],
+    games: u64,
+    wins: u64,
+    wrong: &dyn Fn(usize, String) -> String,
+) -> Result<(), String> {
+    let mut rates = [None; 3];
+    for (k, name) in ["win_rate", "ci_low", "ci_high"].iter().enumerate() {
+        let Some(c) = h.iter().position(|x| x == name) else {
+            continue;
+        };
+        let x = number(row, c, wrong)?;
+        if !(0.0..=1.0).contains(&x) {
+            return Err(wrong(c, format!("is {x}, outside 0..=1")));
+        }
+        rates[k] = Some((c, x));
+    }
+    if let Some((c, rate)) = rates[0] {
+        let exact = if games == 0 {
+            0.0
+        } else {
+            wins as f64 / games as f64
+        };
+        if (rate - exact).abs() > rounding(&row[c]) + 1e-12 {
+            return Err(wrong(
+                c,
+                format!(
+                    "is {}, but wins/games is {wins}/{games} = {exact:.4}",
+                    row[c]
+                ),
+            ));
+        }
+    }
+    if let (Some((_, rate)), Some((c, low))) = (rates[0], rates[1])
+        && low > rate
+    {
+        return Err(wrong(c, format!("is {low}, above the win_rate {rate}")));
+    }
+    if let (Some((_, rate)), Some((c, high))) = (rates[0], rates[2])
+        && high < rate
+    {
+        return Err(wrong(c, format!("is {high}, below the win_rate {rate}")));
+    }
+    if let (None, Some((_, low)), Some((c, high))) = (rates[0], rates[1], rates[2])
+        && high < low
+    {
+        return Err(wrong(c, format!("is {high}, below the ci_low {low}")));
+    }
+    Ok(())
+}
+
 /// The part of `text` (a `run.toml`) from the line `[start` up to the first following line
 /// starting a table that does not begin with `[start` (or the end).
 pub(super) fn toml_part(text: &str, start: &str) -> String {
@@ -118,7 +200,11 @@ impl ReportView {
     ///
     /// # Errors
     /// One line naming the file and what is wrong with it (a missing column, a count that is
-    /// not a number, `run.toml` that is not TOML).
+    /// not a number, `run.toml` that is not TOML); for numbers that cannot be a run's, the line
+    /// and column too: wins above the games, wins and `lost_*` counts that do not add up to
+    /// the games, a `mean_turns` that is not a number or below 0, a `win_rate`, `ci_low` or
+    /// `ci_high` that is not a number in `0..=1`, a `win_rate` other than wins/games within the
+    /// rounding of its decimals, or an interval that does not hold the `win_rate`.
     pub fn from_texts(
         summary_csv: &str,
         run_toml: &str,
@@ -168,13 +254,45 @@ impl ReportView {
             for &c in &lost_cols {
                 lost.push(int(c)?);
             }
+            let (games, wins) = (int(c_games)?, int(c_wins)?);
+            let wrong = |c: usize, what: String| {
+                format!(
+                    "{}:{line}: column '{}' {what}",
+                    summary_path.display(),
+                    h[c]
+                )
+            };
+            if wins > games {
+                return Err(wrong(
+                    c_wins,
+                    format!("is {wins}, more than the {games} games"),
+                ));
+            }
+            let losses: u128 = lost.iter().map(|&n| u128::from(n)).sum();
+            if let Some(&c) = lost_cols.last()
+                && u128::from(wins) + losses != u128::from(games)
+            {
+                return Err(wrong(
+                    c,
+                    format!(
+                        "brings the wins and losses to {}, not the {games} games (each game is \
+                         won or lost to one cause)",
+                        u128::from(wins) + losses
+                    ),
+                ));
+            }
+            let mean_turns = number(row, c_turns, &wrong)?;
+            if mean_turns < 0.0 {
+                return Err(wrong(c_turns, format!("is {mean_turns}, below 0")));
+            }
+            check_rates(row, h, games, wins, &wrong)?;
             cells.push(CellView {
                 strategy: row[c_strategy].clone(),
                 values: row[c_strategy + 1..c_games].to_vec(),
-                games: int(c_games)?,
-                wins: int(c_wins)?,
+                games,
+                wins,
                 lost,
-                mean_turns: row.get(c_turns).and_then(|v| v.parse().ok()).unwrap_or(0.0),
+                mean_turns,
                 turns: None,
             });
         }
@@ -857,10 +975,10 @@ mod tests {
     use super::*;
 
     const SUMMARY: &str = "experiment,game,strategy,ruins,games,wins,win_rate,ci_low,ci_high,mean_turns,lost_mechs_destroyed,lost_ruins_exhausted,mean_x\n\
-        lad,rift,random,2,100,10,0.1000,0,0,4.0,80,10,1.0\n\
-        lad,rift,random,3,100,20,0.2000,0,0,4.0,70,10,1.0\n\
-        lad,rift,greedy,2,100,60,0.6000,0,0,5.0,40,0,1.0\n\
-        lad,rift,greedy,3,100,25,0.2500,0,0,5.0,75,0,1.0\n";
+        lad,rift,random,2,100,10,0.1000,0.0552,0.1744,4.0,80,10,1.0\n\
+        lad,rift,random,3,100,20,0.2000,0.1334,0.2888,4.0,70,10,1.0\n\
+        lad,rift,greedy,2,100,60,0.6000,0.5020,0.6906,5.0,40,0,1.0\n\
+        lad,rift,greedy,3,100,25,0.2500,0.1755,0.3430,5.0,75,0,1.0\n";
     const RUN: &str = "# header\n[run]\ncommit = \"0123456789abcdef-dirty\"\nwall_s = 1.5\n\n\
         [experiment]\nname = \"lad\"\ngame = \"rift\"\nstrategies = [\"random\", \"greedy\"]\n\n\
         [experiment.sweep]\nruins = [2, 3]\n\n[experiment.ladder]\nstrategies = [\"random\", \"greedy\"]\n\n\
@@ -911,6 +1029,97 @@ mod tests {
         assert_eq!(e, "r/summary.csv: no column 'strategy'");
         let e = ReportView::from_texts(SUMMARY, "[run", None, Path::new("r")).unwrap_err();
         assert!(e.starts_with("r/run.toml: not TOML"), "{e}");
+    }
+
+    #[test]
+    fn a_summary_whose_counts_or_rates_disagree_is_refused_at_its_line_and_column() {
+        // Line 4 is `lad,rift,greedy,2,100,60,0.6000,0.5020,0.6906,5.0,40,0,1.0`.
+        let read = |from: &str, to: &str| {
+            assert_eq!(SUMMARY.matches(from).count(), 1, "{from}");
+            ReportView::from_texts(&SUMMARY.replace(from, to), RUN, None, Path::new("r"))
+        };
+        let refused = |from: &str, to: &str| read(from, to).unwrap_err();
+        let at = |column: &str, what: &str| format!("r/summary.csv:4: column '{column}' {what}");
+        assert_eq!(
+            refused(",100,60,", ",100,160,"),
+            at("wins", "is 160, more than the 100 games")
+        );
+        assert_eq!(
+            refused(",100,60,", ",100,-60,"),
+            at("wins", "is not a count")
+        );
+        assert_eq!(
+            refused(",5.0,40,0,", ",5.0,-40,0,"),
+            at("lost_mechs_destroyed", "is not a count")
+        );
+        assert_eq!(
+            refused(",5.0,40,0,", ",5.0,30,0,"),
+            at(
+                "lost_ruins_exhausted",
+                "brings the wins and losses to 90, not the 100 games (each game is won or lost \
+                 to one cause)"
+            )
+        );
+        for bad in ["NaN", "inf", "x", ""] {
+            assert_eq!(
+                refused(",0.6000,", &format!(",{bad},")),
+                at("win_rate", &format!("is '{bad}', not a number"))
+            );
+        }
+        assert_eq!(
+            refused(",0.6000,", ",1.5,"),
+            at("win_rate", "is 1.5, outside 0..=1")
+        );
+        assert_eq!(
+            refused(",0.6000,", ",0.6100,"),
+            at("win_rate", "is 0.6100, but wins/games is 60/100 = 0.6000")
+        );
+        assert_eq!(
+            refused(",0.6000,", ",0.60006,"),
+            at("win_rate", "is 0.60006, but wins/games is 60/100 = 0.6000")
+        );
+        assert_eq!(
+            refused(",0.5020,0.6906,", ",0.6020,0.6906,"),
+            at("ci_low", "is 0.602, above the win_rate 0.6")
+        );
+        assert_eq!(
+            refused(",0.5020,0.6906,", ",0.5020,0.5906,"),
+            at("ci_high", "is 0.5906, below the win_rate 0.6")
+        );
+        assert_eq!(
+            refused(",0.5020,0.6906,", ",-0.1,0.6906,"),
+            at("ci_low", "is -0.1, outside 0..=1")
+        );
+        assert_eq!(
+            refused(",0.5020,0.6906,", ",0.5020,1.2,"),
+            at("ci_high", "is 1.2, outside 0..=1")
+        );
+        assert_eq!(
+            refused(",0.6906,5.0,", ",0.6906,NaN,"),
+            at("mean_turns", "is 'NaN', not a number")
+        );
+        assert_eq!(
+            refused(",0.6906,5.0,", ",0.6906,-5.0,"),
+            at("mean_turns", "is -5, below 0")
+        );
+        // A rate within the rounding of the decimals written is the rate: 0.6 and 6e-1 are 60%.
+        for rate in ["0.6", "0.60000", "6e-1", "60e-2"] {
+            let v = read(",0.6000,", &format!(",{rate},")).unwrap();
+            assert_eq!(v.cells[2].wins, 60, "{rate}");
+        }
+        // One game in three is 0.3333 to 4 decimals, 0.333 to 3, but not 0.3334.
+        let third = |rate: &str| {
+            read(
+                ",100,60,0.6000,0.5020,0.6906,5.0,40,",
+                &format!(",3,1,{rate},0.0615,0.7923,5.0,2,"),
+            )
+        };
+        assert_eq!(third("0.3333").unwrap().cells[2].wins, 1);
+        assert_eq!(third("0.333").unwrap().cells[2].wins, 1);
+        assert_eq!(
+            third("0.3334").unwrap_err(),
+            at("win_rate", "is 0.3334, but wins/games is 1/3 = 0.3333")
+        );
     }
 
     #[test]

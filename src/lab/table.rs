@@ -202,9 +202,9 @@ mod tests {
     use std::path::Path;
 
     const SUMMARY: &str = "experiment,game,strategy,a_rather_long_axis_name,games,wins,win_rate,ci_low,ci_high,mean_turns,lost_mechs_destroyed,lost_ruins_exhausted\n\
-        x,rift,random,false,100,40,0.4000,0,0,5.0,50,10\n\
-        x,rift,greedy,true,100,90,0.9000,0,0,5.0,0,10\n\
-        x,rift,greedy,false,100,100,1.0000,0,0,5.0,0,0\n";
+        x,rift,random,false,100,40,0.4000,0.3094,0.4980,5.0,50,10\n\
+        x,rift,greedy,true,100,90,0.9000,0.8256,0.9448,5.0,0,10\n\
+        x,rift,greedy,false,100,100,1.0000,0.9630,1.0000,5.0,0,0\n";
     const RUN: &str = "[run]\ncommit = \"abc\"\n[experiment]\nname = \"x\"\ngame = \"rift\"\n\
         strategies = [\"random\", \"greedy\"]\n";
 
