@@ -251,6 +251,23 @@ fn merge_refuses_missing_duplicated_and_foreign_shards_with_one_line() {
             &[p(&parts[2]), "not a number of seconds"],
         );
     }
+    // A malformed partial: one line with the file, line and column of the fault.
+    let line = text.lines().position(|l| l == wall).unwrap() + 1;
+    std::fs::write(
+        parts[2].join("partial.toml"),
+        text.replace(wall, "wall_s = \"soon\""),
+    )
+    .unwrap();
+    refused(
+        &merge(&[&parts[0], &parts[1], &parts[2]]),
+        &[
+            &format!(
+                "{}:{line}:10: not a sololab partial report: invalid type",
+                p(&parts[2].join("partial.toml"))
+            ),
+            "expected f64",
+        ],
+    );
     // Nor a thread count a run cannot have.
     let threads = text.lines().find(|l| l.starts_with("threads = ")).unwrap();
     std::fs::write(

@@ -52,8 +52,7 @@ pub fn merge_partials(dirs: &[PathBuf]) -> Result<Merged, String> {
                 file.display()
             )
         })?;
-        let partial = Partial::parse(&text)
-            .map_err(|e| format!("{}: not a sololab partial report: {e}", file.display()))?;
+        let partial = Partial::parse(&text, &file)?;
         let shard = Shard::parse(&partial.identity.shard)
             .map_err(|e| format!("{}: shard {e}", file.display()))?;
         partials.push((file, shard, partial));

@@ -11,10 +11,14 @@
 //! (per loss cause), `metrics` (sums per metric), `turn_histogram` and, with a baseline,
 //! `paired = [both, only_baseline, only_cell, neither]`.
 
+use std::ops::Range;
+use std::path::Path;
+
 use serde::{Deserialize, Serialize};
 
 use super::report::{BUILD_COMMIT, PairedCounts, Report, Totals};
 use super::runner::{Chunk, Shard};
+use crate::input;
 
 /// The `format` line of `partial.toml` and of the work area's files.
 pub const PARTIAL_FORMAT: &str = "sololab-partial-1";
@@ -304,22 +308,43 @@ impl Partial {
         )
     }
 
-    /// Reads `partial.toml` text.
+    /// Reads `partial.toml` text (a leading byte-order mark is dropped); `shown` is the file,
+    /// for messages.
     ///
     /// # Errors
-    /// The TOML or field error, a `wall_s` not in `0..=1e10` seconds (summed over shards it
-    /// must stay finite) or `threads = 0`.
-    pub fn parse(text: &str) -> Result<Partial, String> {
-        let p: Partial = toml::from_str(text).map_err(|e| e.message().trim().to_string())?;
+    /// One line, `FILE:LINE:COLUMN: not a sololab partial report: ...` (`FILE: ...` when the
+    /// TOML parser gives no place): the TOML or field error, a `wall_s` not in `0..=1e10`
+    /// seconds (summed over shards it must stay finite) or `threads = 0`.
+    pub fn parse(text: &str, shown: &Path) -> Result<Partial, String> {
+        let text = input::strip_bom(text);
+        let refuse = |span: Option<Range<usize>>, message: &str| {
+            let place = match span {
+                Some(s) => {
+                    let (line, column) = input::line_column(text, s.start);
+                    format!("{}:{line}:{column}", shown.display())
+                }
+                None => shown.display().to_string(),
+            };
+            format!("{place}: not a sololab partial report: {message}")
+        };
+        let p: Partial = toml::from_str(text).map_err(|e| {
+            let message = e.message().split_whitespace().collect::<Vec<_>>().join(" ");
+            // A field missing from the top level has no place (an empty span at the start).
+            let span = e.span().filter(|s| *s != (0..0) && *s != (0..text.len()));
+            refuse(span, &message)
+        })?;
         if !(0.0..=1e10).contains(&p.wall_s) {
-            return Err(format!(
-                "wall_s = {}: not a number of seconds (0..=1e10)",
-                p.wall_s
+            return Err(refuse(
+                input::value_span(text, &["wall_s"]),
+                &format!("wall_s = {}: not a number of seconds (0..=1e10)", p.wall_s),
             ));
         }
         // (No upper bound: with --threads 0 the pool takes RAYON_NUM_THREADS, uncapped.)
         if p.threads == 0 {
-            return Err("threads = 0: a run plays on at least 1 thread".into());
+            return Err(refuse(
+                input::value_span(text, &["threads"]),
+                "threads = 0: a run plays on at least 1 thread",
+            ));
         }
         Ok(p)
     }
@@ -388,6 +413,76 @@ impl ChunkRecord {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A partial of no cells, as `sololab run --shard` writes it.
+    fn partial_text() -> String {
+        let s = |v: &str| v.to_string();
+        Partial {
+            identity: RunIdentity {
+                format: s(PARTIAL_FORMAT),
+                version: s("0.1.0"),
+                commit: s("abc"),
+                game: s("rift"),
+                shard: s("0/2"),
+                experiment: s("name = \"x\"\ngame = \"rift\"\n"),
+                definition: s("[experiment]\nname = \"x\"\n"),
+                content: String::new(),
+            },
+            threads: 2,
+            wall_s: 1.5,
+            cells: Vec::new(),
+        }
+        .to_toml()
+    }
+
+    #[test]
+    fn a_malformed_partial_is_refused_at_its_line_and_column() {
+        let text = partial_text();
+        let shown = Path::new("p/partial.toml");
+        let line_of = |key: &str| text.lines().position(|l| l.starts_with(key)).unwrap() + 1;
+        let (threads, wall) = (line_of("threads = "), line_of("wall_s = "));
+        assert!(threads > 1 && wall > 1, "{text}");
+        let refused = |from: &str, to: &str| {
+            assert!(text.contains(from), "{from}");
+            Partial::parse(&text.replace(from, to), shown).unwrap_err()
+        };
+        let at = |line: usize, column: usize| {
+            format!("p/partial.toml:{line}:{column}: not a sololab partial report: ")
+        };
+        // A value of the wrong type, at the value.
+        let e = refused("threads = 2", "threads = \"two\"");
+        assert!(e.starts_with(&at(threads, 11)), "{e}");
+        assert!(e.contains("invalid type") && !e.contains('\n'), "{e}");
+        // A syntax error (no value), where the parser stopped.
+        let e = refused("wall_s = 1.5", "wall_s = ");
+        assert!(e.starts_with(&format!("p/partial.toml:{wall}:")), "{e}");
+        // The checks of the values, at the value.
+        assert_eq!(
+            refused("wall_s = 1.5", "wall_s = nan"),
+            format!(
+                "{}wall_s = NaN: not a number of seconds (0..=1e10)",
+                at(wall, 10)
+            )
+        );
+        assert_eq!(
+            refused("threads = 2", "threads = 0"),
+            format!(
+                "{}threads = 0: a run plays on at least 1 thread",
+                at(threads, 11)
+            )
+        );
+        // A field missing from the top level has no place but the file.
+        let e = refused("game = \"rift\"\n", "");
+        assert_eq!(
+            e,
+            "p/partial.toml: not a sololab partial report: missing field `game`"
+        );
+        // A byte-order mark is no error and not counted in columns.
+        let bom = format!("\u{feff}{text}");
+        assert_eq!(Partial::parse(&bom, shown).unwrap().threads, 2);
+        let e = Partial::parse(&bom.replace("threads = 2", "threads = \"two\""), shown);
+        assert!(e.unwrap_err().starts_with(&at(threads, 11)));
+    }
 
     #[test]
     fn a_totals_record_adds_up_or_is_refused() {
