@@ -83,11 +83,13 @@ impl TotalsRecord {
                 .iter()
                 .all(|m| m.unsigned_abs() <= self.games.saturating_mul(1 << 32))
             && self.turn_histogram.last() != Some(&0)
-            // Paired counts, when kept, count every game of the cell once.
+            // Paired counts, when kept, count every game of the cell once, and the cell's
+            // wins are the games it won with the baseline and without it.
             && self.paired.is_none_or(|p| {
                 p.iter()
                     .try_fold(0u64, |a, &b| a.checked_add(b))
                     .is_some_and(|n| n == self.games)
+                    && p[0].checked_add(p[2]) == Some(self.wins)
             });
         consistent.then(|| Totals {
             games: self.games,
@@ -314,7 +316,7 @@ impl Partial {
     /// # Errors
     /// One line, `FILE:LINE:COLUMN: not a sololab partial report: ...` (`FILE: ...` when the
     /// TOML parser gives no place): the TOML or field error, a `wall_s` not in `0..=1e10`
-    /// seconds (summed over shards it must stay finite) or `threads = 0`.
+    /// seconds ([`MAX_WALL_S`]: summed over shards it must stay finite) or `threads = 0`.
     pub fn parse(text: &str, shown: &Path) -> Result<Partial, String> {
         let text = input::strip_bom(text);
         let refuse = |span: Option<Range<usize>>, message: &str| {
@@ -333,7 +335,7 @@ impl Partial {
             let span = e.span().filter(|s| *s != (0..0) && *s != (0..text.len()));
             refuse(span, &message)
         })?;
-        if !(0.0..=1e10).contains(&p.wall_s) {
+        if !(0.0..=MAX_WALL_S).contains(&p.wall_s) {
             return Err(refuse(
                 input::value_span(text, &["wall_s"]),
                 &format!("wall_s = {}: not a number of seconds (0..=1e10)", p.wall_s),
@@ -349,6 +351,10 @@ impl Partial {
         Ok(p)
     }
 }
+
+/// The most seconds of play a partial or a chunk may record (about 317 years): summed over
+/// any number of shards or chunks the total stays finite and prints in a line.
+pub const MAX_WALL_S: f64 = 1e10;
 
 /// A work-area chunk file: identity, positions and the totals of the cells that played.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -384,14 +390,13 @@ impl ChunkRecord {
 
     /// The chunk, when it is whole: positions `from < to`, cells in increasing order, one
     /// totals record per cell with the game's shape and `to - from` games (every cell of a
-    /// chunk plays all its positions), and a finite, non-negative `wall_s`.
+    /// chunk plays all its positions), and a `wall_s` in `0..=`[`MAX_WALL_S`].
     pub fn chunk(&self, causes: usize, metrics: usize) -> Option<Chunk> {
         let whole = self.from < self.to
             && self.cells.windows(2).all(|w| w[0] < w[1])
             && self.totals.len() == self.cells.len()
             && self.totals.iter().all(|t| t.games == self.to - self.from)
-            && self.wall_s.is_finite()
-            && self.wall_s >= 0.0;
+            && (0.0..=MAX_WALL_S).contains(&self.wall_s);
         if !whole {
             return None;
         }
@@ -484,6 +489,36 @@ mod tests {
         assert!(e.unwrap_err().starts_with(&at(threads, 11)));
     }
 
+    /// A chunk's `wall_s` is held to the same `0..=MAX_WALL_S` as a partial's (1e300 was
+    /// taken, and `status` printed a 300-digit number of hours).
+    #[test]
+    fn a_chunk_records_a_bounded_play_time() {
+        let mut t = Totals::new(0, 0);
+        t.games = 2;
+        t.wins = 2;
+        t.turn_histogram = vec![0, 2];
+        t.turns = 2;
+        let record = |wall_s: f64| ChunkRecord {
+            identity: Partial::parse(&partial_text(), Path::new("p"))
+                .unwrap()
+                .identity,
+            from: 0,
+            to: 2,
+            cells: vec![0],
+            wall_s,
+            totals: vec![TotalsRecord::from(&t)],
+        };
+        for (wall_s, whole) in [
+            (0.0, true),
+            (MAX_WALL_S, true),
+            (1e300, false),
+            (-1.0, false),
+            (f64::NAN, false),
+        ] {
+            assert_eq!(record(wall_s).chunk(0, 0).is_some(), whole, "{wall_s}");
+        }
+    }
+
     #[test]
     fn a_totals_record_adds_up_or_is_refused() {
         let mut t = Totals::new(1, 0);
@@ -500,8 +535,21 @@ mod tests {
         });
         let good = TotalsRecord::from(&t);
         assert_eq!(good.totals(1, 0), Some(t.clone()));
-        // Paired counts that miss a game, or count one twice.
-        for paired in [[1, 0, 1, 0], [1, 1, 1, 1], [u64::MAX, 1, 1, 1]] {
+        // The cell's 2 wins are both + only_cell: [2, 0, 0, 1] and [0, 1, 2, 0] are games
+        // the baseline played otherwise.
+        for paired in [[2, 0, 0, 1], [0, 1, 2, 0]] {
+            let mut other = good.clone();
+            other.paired = Some(paired);
+            assert!(other.totals(1, 0).is_some(), "{paired:?}");
+        }
+        // Paired counts that miss a game, count one twice, or give the cell other wins than
+        // its 2 ([1, 1, 0, 1]: 1).
+        for paired in [
+            [1, 0, 1, 0],
+            [1, 1, 1, 1],
+            [u64::MAX, 1, 1, 1],
+            [1, 1, 0, 1],
+        ] {
             let mut bad = good.clone();
             bad.paired = Some(paired);
             assert_eq!(bad.totals(1, 0), None, "{paired:?}");
