@@ -77,15 +77,20 @@ enum Command {
     Completions(CompletionsArgs),
     /// Print sololab's man page (roff) on standard output, or with COMMAND that command's page,
     /// sololab-COMMAND(1), which the main page's list refers to (e.g. `sololab man >
-    /// ~/.local/share/man/man1/sololab.1`, `sololab man run > .../man1/sololab-run.1`).
+    /// ~/.local/share/man/man1/sololab.1`, `sololab man run > .../man1/sololab-run.1`,
+    /// `sololab man list games` for sololab-list-games(1), `sololab man help` for
+    /// sololab-help(1)).
     Man(ManArgs),
 }
 
-/// `sololab man [COMMAND]`.
+/// `sololab man [COMMAND]...`.
 #[derive(clap::Args, Debug)]
 pub struct ManArgs {
-    /// The command whose page to print (run, play, list, ...); none: the main page.
-    command: Option<String>,
+    /// The command whose page to print (run, play, list, help, ...), with its subcommand for
+    /// a subcommand's page (`list games`, or `list-games` as in the page's name); none: the
+    /// main page.
+    #[arg(value_name = "COMMAND")]
+    command: Vec<String>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -348,30 +353,87 @@ pub fn run(cli: Cli) -> Result<()> {
             clap_complete::generate(args.shell, &mut Cli::command(), "sololab", &mut out);
             print_out(&String::from_utf8_lossy(&out))
         }
-        Command::Man(args) => {
-            let mut page = Cli::command();
-            if let Some(name) = &args.command {
-                let valid: Vec<String> = page
-                    .get_subcommands()
-                    .map(|c| c.get_name().to_string())
-                    .collect();
-                page = page
-                    .find_subcommand(name)
-                    .cloned()
-                    .ok_or_else(|| {
-                        anyhow::anyhow!("man: no command '{name}' (valid: {})", valid.join(", "))
-                    })?
-                    // Named as the main page refers to it (clap names take `&'static str`;
-                    // the process prints one page and ends).
-                    .name(&*Box::leak(format!("sololab-{name}").into_boxed_str()));
-            }
-            let mut out = Vec::new();
-            clap_mangen::Man::new(page)
-                .render(&mut out)
-                .context("cannot render the man page")?;
-            print_out(&String::from_utf8_lossy(&out))
-        }
+        Command::Man(args) => print_out(&man_page(&args.command)?),
     }
+}
+
+/// The command tree the man pages describe, built (so every subcommand's display name is its
+/// page's name, `sololab-list-games`, and its synopsis the command line, `sololab list
+/// games`), with clap's `help` subcommands in the form the parser uses (`help [COMMAND]...`):
+/// [`clap::Command::build`] would put a copy of the whole tree under each `help`, and every
+/// page would then refer to pages such as sololab-help-run(1). So every page any page lists,
+/// sololab-help(1) and sololab-list-help(1) included, is one `sololab man` prints.
+fn man_tree() -> clap::Command {
+    fn plain_help(cmd: clap::Command) -> clap::Command {
+        if !cmd.has_subcommands() {
+            return cmd;
+        }
+        let help = clap::Command::new("help")
+            .about("Print this message or the help of the given subcommand(s)")
+            .disable_help_flag(true)
+            .disable_version_flag(true)
+            .arg(
+                clap::Arg::new("subcommand")
+                    .action(clap::ArgAction::Append)
+                    .num_args(..)
+                    .value_name("COMMAND")
+                    .help("Print help for the subcommand(s)"),
+            );
+        cmd.mut_subcommands(plain_help)
+            .disable_help_subcommand(true)
+            .subcommand(help)
+    }
+    let mut tree = plain_help(Cli::command());
+    tree.build();
+    tree
+}
+
+/// Every page below `cmd`, as the words naming it after `sololab man` (`["list", "games"]`),
+/// in the order the pages list them.
+fn man_pages<'a>(
+    cmd: &'a clap::Command,
+    words: &[&'a str],
+    out: &mut Vec<(Vec<&'a str>, &'a clap::Command)>,
+) {
+    for sub in cmd.get_subcommands() {
+        let mut path = words.to_vec();
+        path.push(sub.get_name());
+        out.push((path.clone(), sub));
+        man_pages(sub, &path, out);
+    }
+}
+
+/// `sololab man [COMMAND]...`: the main page, or the page of the command the words name (one
+/// word per level, `list games`, or the page's name without `sololab-`, `list-games`), in roff.
+fn man_page(words: &[String]) -> Result<String> {
+    let tree = man_tree();
+    let page = if words.is_empty() {
+        tree.clone()
+    } else {
+        let mut pages = Vec::new();
+        man_pages(&tree, &[], &mut pages);
+        let wanted = words.join("-");
+        let found = pages.iter().find(|(path, _)| path.join("-") == wanted);
+        match found {
+            Some((_, cmd)) => (*cmd).clone(),
+            None => {
+                let valid: Vec<String> = pages.iter().map(|(path, _)| path.join(" ")).collect();
+                bail!(
+                    "man: no command '{}' (valid: {})",
+                    words.join(" "),
+                    valid.join(", ")
+                )
+            }
+        }
+    };
+    // Every page's footer names sololab and its version, not the subcommand.
+    let source = format!("sololab {}", tree.get_version().unwrap_or_default());
+    let mut out = Vec::new();
+    clap_mangen::Man::new(page)
+        .source(source)
+        .render(&mut out)
+        .context("cannot render the man page")?;
+    Ok(String::from_utf8_lossy(&out).into_owned())
 }
 
 fn game_kind(name: &str) -> Result<GameKind> {

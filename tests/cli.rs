@@ -1429,3 +1429,71 @@ fn completions_and_the_man_page_come_from_the_command_line_definitions() {
         &["no command 'nope'", "run, play"],
     );
 }
+
+/// The pages a man page refers to: every `sololab-NAME(1)` in its text (roff's `\-` read as
+/// `-`), NAME in lower case (`sololab-COMMAND(1)` is a placeholder, not a page).
+fn man_references(page: &str) -> Vec<String> {
+    let text = page.replace("\\-", "-");
+    let mut names = Vec::new();
+    for (at, _) in text.match_indices("sololab-") {
+        let rest = &text[at + "sololab-".len()..];
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_lowercase() || *c == '-')
+            .collect();
+        if !name.is_empty() && rest[name.len()..].starts_with("(1)") {
+            names.push(name);
+        }
+    }
+    names
+}
+
+#[test]
+fn every_page_a_man_page_refers_to_is_printed_by_sololab_man() {
+    // From the main page, every sololab-NAME(1) any page names is the page `sololab man`
+    // prints for NAME's words (`list-games`: `sololab man list games`).
+    let mut todo = vec![String::new()];
+    let mut seen = std::collections::BTreeSet::new();
+    while let Some(name) = todo.pop() {
+        let mut args = vec!["man"];
+        args.extend(name.split('-').filter(|w| !w.is_empty()));
+        let o = sololab(&args);
+        assert!(o.status.success(), "sololab man {name}: {}", stderr(&o));
+        let page = stdout(&o);
+        let title = if name.is_empty() {
+            "sololab".to_string()
+        } else {
+            format!("sololab-{name}")
+        };
+        assert!(page.contains(&format!(".TH {title} 1 ")), "{name}: {page}");
+        for reference in man_references(&page) {
+            if seen.insert(reference.clone()) {
+                todo.push(reference);
+            }
+        }
+    }
+    for page in [
+        "run",
+        "list",
+        "list-games",
+        "list-values",
+        "help",
+        "list-help",
+        "man",
+    ] {
+        assert!(seen.contains(page), "{page} not referred to: {seen:?}");
+    }
+    // The page's own name is a way to ask for it too, and `man help` is the help command's page.
+    let o = sololab(&["man", "list-games"]);
+    assert_eq!(stdout(&o), stdout(&sololab(&["man", "list", "games"])));
+    assert!(stdout(&o).contains("sololab list games"), "{}", stdout(&o));
+    let help = stdout(&sololab(&["man", "help"]));
+    assert!(
+        help.contains(".TH sololab-help 1 ") && help.contains("sololab help"),
+        "{help}"
+    );
+    one_line_error(
+        &sololab(&["man", "list", "nope"]),
+        &["no command 'list nope'", "list games"],
+    );
+}
