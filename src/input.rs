@@ -64,46 +64,89 @@ pub fn with_article(type_name: &str) -> String {
     }
 }
 
+/// An integer of a TOML text that does not fit a TOML integer (a signed 64-bit number).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BigInteger {
+    /// Its byte range in the text.
+    pub span: Range<usize>,
+    /// As written, with its base's prefix (`100000000000000000000`, `0x8000000000000000`).
+    pub written: String,
+    /// The keys of the tables leading to it and its own (an array's element is under its
+    /// array's key): `["setup", "ruins"]`.
+    pub keys: Vec<String>,
+}
+
+impl BigInteger {
+    /// `integer 100000000000000000000 is out of range (TOML integers are
+    /// -9223372036854775808..=9223372036854775807)`.
+    pub fn message(&self) -> String {
+        format!(
+            "integer {} is out of range (TOML integers are {}..={})",
+            self.written,
+            i64::MIN,
+            i64::MAX
+        )
+    }
+}
+
+/// The first integer in TOML `text` that does not fit a TOML integer (a signed 64-bit
+/// number); `None` when every integer fits or the text is not valid TOML (the parser's own
+/// error says where).
+pub fn big_integer(text: &str) -> Option<BigInteger> {
+    let table = DeTable::parse(text).ok()?;
+    find_big_integer_in_table(table.get_ref(), &mut Vec::new())
+}
+
 /// The first integer in TOML `text` that does not fit a TOML integer (a signed 64-bit
 /// number), with its byte range and a one-line message, e.g. `integer 100000000000000000000
 /// is out of range (TOML integers are -9223372036854775808..=9223372036854775807)`. `None`
 /// when every integer fits or the text is not valid TOML (the parser's own error says where).
 pub fn integer_out_of_range(text: &str) -> Option<(Range<usize>, String)> {
-    let table = DeTable::parse(text).ok()?;
-    find_big_integer_in_table(table.get_ref())
+    big_integer(text).map(|b| (b.span.clone(), b.message()))
 }
 
-fn find_big_integer_in_table(table: &DeTable<'_>) -> Option<(Range<usize>, String)> {
-    table
-        .iter()
-        .find_map(|(_, v)| find_big_integer(v.get_ref(), v.span()))
+fn find_big_integer_in_table(table: &DeTable<'_>, keys: &mut Vec<String>) -> Option<BigInteger> {
+    table.iter().find_map(|(k, v)| {
+        keys.push(k.get_ref().to_string());
+        let found = find_big_integer(v.get_ref(), v.span(), keys);
+        keys.pop();
+        found
+    })
 }
 
-fn find_big_integer(value: &DeValue<'_>, span: Range<usize>) -> Option<(Range<usize>, String)> {
+fn find_big_integer(
+    value: &DeValue<'_>,
+    span: Range<usize>,
+    keys: &mut Vec<String>,
+) -> Option<BigInteger> {
     match value {
         DeValue::Integer(i) if i64::from_str_radix(i.as_str(), i.radix()).is_err() => {
-            let shown = match i.radix() {
+            let written = match i.radix() {
                 10 => i.as_str().to_string(),
                 16 => format!("0x{}", i.as_str()),
                 8 => format!("0o{}", i.as_str()),
                 2 => format!("0b{}", i.as_str()),
                 r => format!("{} (base {r})", i.as_str()),
             };
-            Some((
+            Some(BigInteger {
                 span,
-                format!(
-                    "integer {shown} is out of range (TOML integers are {}..={})",
-                    i64::MIN,
-                    i64::MAX
-                ),
-            ))
+                written,
+                keys: keys.clone(),
+            })
         }
         DeValue::Array(a) => a
             .iter()
-            .find_map(|v| find_big_integer(v.get_ref(), v.span())),
-        DeValue::Table(t) => find_big_integer_in_table(t),
+            .find_map(|v| find_big_integer(v.get_ref(), v.span(), keys)),
+        DeValue::Table(t) => find_big_integer_in_table(t, keys),
         _ => None,
     }
+}
+
+/// Whether `text` is a whole number in decimal digits, with an optional sign (`-3`, `+12`,
+/// `99999999999999999999`): what a command line's integer value looks like, whatever its size.
+pub fn is_whole_number(text: &str) -> bool {
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// The byte range of the value at dotted `path` (keys) in TOML `text`, for locating a value
@@ -141,6 +184,16 @@ mod tests {
         assert!(message.starts_with("integer 100000000000000000000 is out of range"));
         assert_eq!(integer_out_of_range("a = 9223372036854775807\n"), None);
         assert!(integer_out_of_range("a = 0x8000000000000000\n").is_some());
+        let big = big_integer("[sweep]\nruins = [1, 99999999999999999999]\n").unwrap();
+        assert_eq!(big.keys, ["sweep", "ruins"]);
+        assert_eq!(big.written, "99999999999999999999");
+    }
+
+    #[test]
+    fn whole_numbers_are_digits_with_a_sign() {
+        assert!(is_whole_number("99999999999999999999"));
+        assert!(is_whole_number("-3") && is_whole_number("+3"));
+        assert!(!is_whole_number("-") && !is_whole_number("2.5") && !is_whole_number("1e3"));
     }
 
     #[test]

@@ -328,6 +328,69 @@ fn setup_from_pairs_checks_each_value() {
 }
 
 #[test]
+fn a_whole_number_too_large_for_64_bits_is_out_of_its_settings_range() {
+    // An integer axis: its declared range, not "not an integer".
+    for big in ["99999999999999999999", "-99999999999999999999"] {
+        let err = lab::setup_from_pairs::<Race>(&[format!("start={big}")]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!("--set start={big}: axis 'start': {big} is out of range 0..=9")
+        );
+    }
+    // A whole-number content value: the range `sololab list values rift` shows, not "a real
+    // number, expected an integer".
+    let err = lab::setup_from_pairs::<sololab::games::rift::Rift>(&[
+        "mech.Wukong.hp=99999999999999999999".into(),
+    ])
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "--set mech.Wukong.hp=99999999999999999999: axis 'mech.Wukong.hp': \
+         99999999999999999999 is out of range 1..=5"
+    );
+    // A real content value reads it as a real, which the game refuses by its own rule.
+    let err = lab::setup_from_pairs::<sololab::games::gods::Gods>(&[
+        "scoundrel.move=99999999999999999999".into(),
+    ])
+    .unwrap_err();
+    assert!(err.to_string().contains("up to 600"), "{err}");
+    // Experiment files: at the value in [setup], [sweep] and the [compare] baseline.
+    let head = "name = 'x'\ngame = 'rift'\nstrategies = ['random']\ngames = 1\nseed = 1\n";
+    for (tail, expected) in [
+        (
+            "[setup]\nruins = 99999999999999999999\n",
+            "x.toml:7:9: axis 'ruins': 99999999999999999999 is out of range 1..=3",
+        ),
+        (
+            "[setup]\n'mech.Wukong.hp' = -99999999999999999999\n",
+            "x.toml:7:20: axis 'mech.Wukong.hp': -99999999999999999999 is out of range 1..=5",
+        ),
+        (
+            "[sweep]\nruins = [1, 0x8000000000000000]\n",
+            "x.toml:7:13: axis 'ruins': 0x8000000000000000 is out of range 1..=3",
+        ),
+        (
+            "[sweep]\nruins = [1, 2]\n[compare]\nbaseline = { ruins = 99999999999999999999 }\n",
+            "x.toml:9:22: axis 'ruins': 99999999999999999999 is out of range 1..=3",
+        ),
+    ] {
+        let err = Experiment::parse(&format!("{head}{tail}"), "x.toml").unwrap_err();
+        assert_eq!(err.to_string(), expected);
+    }
+    // Elsewhere, the range of a TOML integer.
+    let err = Experiment::parse(
+        &head.replace("games = 1", "games = 99999999999999999999"),
+        "x.toml",
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "x.toml:4:9: integer 99999999999999999999 is out of range (TOML integers are \
+         -9223372036854775808..=9223372036854775807)"
+    );
+}
+
+#[test]
 fn play_traced_shows_turns_actions_events_and_outcome() {
     let mut lines = Vec::new();
     let start = Race::from_position("race 7 3").unwrap();

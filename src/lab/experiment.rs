@@ -431,8 +431,11 @@ impl Experiment {
             spans: Spans::default(),
             games_flag: None,
         };
-        if let Some((span, message)) = crate::input::integer_out_of_range(text) {
-            return Err(exp.error(Some(span), ErrorKind::Toml(message)));
+        if let Some(big) = crate::input::big_integer(text) {
+            let kind = exp
+                .too_large_setting(&big)
+                .unwrap_or_else(|| ErrorKind::Toml(big.message()));
+            return Err(exp.error(Some(big.span), kind));
         }
         let raw: RawExperiment = toml::from_str(text).map_err(|e| {
             // serde names Rust types; say what the file needs.
@@ -906,6 +909,55 @@ impl Experiment {
         self.checked_cell_count()
             .and_then(|n| usize::try_from(n).ok())
             .unwrap_or(usize::MAX)
+    }
+
+    /// A whole number too large for 64 bits given to a setting (`[setup]`, `[sweep]`, the
+    /// `[compare]` baseline) of the game the file names, as that setting's error with the
+    /// range the game accepts ([`too_large_integer`](super::too_large_integer), on top of the
+    /// file's other `[setup]` names, switches and integers, its file names relative to the
+    /// file's folder). `None` elsewhere, for an unknown game or a setting that takes no whole
+    /// number: the TOML range is the message then.
+    fn too_large_setting(&self, big: &crate::input::BigInteger) -> Option<ErrorKind> {
+        use toml::de::{DeTable, DeValue};
+        let axis = match big.keys.as_slice() {
+            [table, axis] if table == "setup" || table == "sweep" => axis,
+            [compare, baseline, axis] if compare == "compare" && baseline == "baseline" => axis,
+            _ => return None,
+        };
+        let file = DeTable::parse(&self.text).ok()?;
+        let file = file.get_ref();
+        let DeValue::String(game) = file.get("game")?.get_ref() else {
+            return None;
+        };
+        let kind = GameKind::from_name(game).ok()?;
+        let folder = Path::new(&self.path).parent().unwrap_or(Path::new(""));
+        let mut base = crate::game::SetupValues::new();
+        if let Some(DeValue::Table(setup)) = file.get("setup").map(|v| v.get_ref()) {
+            for (key, value) in setup {
+                let value = match value.get_ref() {
+                    DeValue::String(s) if s.to_ascii_lowercase().ends_with(".toml") => {
+                        AxisValue::Name(folder.join(s.as_ref()).to_string_lossy().into_owned())
+                    }
+                    DeValue::String(s) => AxisValue::Name(s.to_string()),
+                    DeValue::Boolean(b) => AxisValue::Bool(*b),
+                    DeValue::Integer(i) => match i64::from_str_radix(i.as_str(), i.radix()) {
+                        Ok(n) => AxisValue::Int(n),
+                        Err(_) => continue,
+                    },
+                    _ => continue,
+                };
+                base.insert(key.get_ref().to_string(), value);
+            }
+        }
+        let message = crate::with_game!(kind, G => super::too_large_integer::<G>(
+            &base,
+            axis,
+            &big.written
+        ))?;
+        Some(ErrorKind::AxisValue {
+            axis: axis.clone(),
+            message,
+        })
     }
 
     /// An error located at a byte range of the file (or at the file when `None`).

@@ -88,6 +88,7 @@ pub use table::{count, fit, terminal_table};
 pub use tune::{TuneProbe, TuneSpec, TuneStep, Tuned, candidates, tune_weights, tuned_strategy};
 pub use values::{
     IntRange, PROBE_SPAN, REAL_GRID, Range, RealBound, RealRange, Tunable, accepts, accepts_real,
-    content_text, probe_range, probe_real_range, sensitivity_tunables, tunables, values_text,
+    content_text, probe_range, probe_real_range, sensitivity_tunables, too_large_integer, tunables,
+    values_text,
 };
 pub use work::{WorkArea, WorkProgress, work_area_progress};

@@ -30,6 +30,9 @@ pub fn setup_values_from_pairs<G: Game>(
         line_column: None,
     };
     let mut values = SetupValues::new();
+    // Content values given a whole number too large for 64 bits: told their range once every
+    // other value is read (the range depends on them), unless they take a real.
+    let mut too_large: Vec<(&str, &str, &str)> = Vec::new();
     for (n, pair) in pairs.iter().enumerate() {
         let err = |kind| ExperimentError { at: at(pair), kind };
         let Some((key, text)) = pair.split_once('=') else {
@@ -77,14 +80,26 @@ pub fn setup_values_from_pairs<G: Game>(
             } else {
                 AxisValue::Name(text.to_string())
             };
+            if matches!(value, AxisValue::Real(_)) && crate::input::is_whole_number(text) {
+                too_large.push((pair, key, text));
+            }
             values.insert(key.to_string(), value);
             continue;
         };
         let value = match kind {
-            AxisKind::Int { min, max } => text
-                .parse()
-                .map(AxisValue::Int)
-                .map_err(|_| err(not(format!("an integer in {min}..={max}"))))?,
+            AxisKind::Int { min, max } => text.parse().map(AxisValue::Int).map_err(|_| {
+                // A whole number too large for 64 bits is still a whole number.
+                let too_large = crate::input::is_whole_number(text)
+                    .then(|| super::values::too_large_integer::<G>(&values, key, text))
+                    .flatten();
+                err(match too_large {
+                    Some(message) => ErrorKind::AxisValue {
+                        axis: key.to_string(),
+                        message,
+                    },
+                    None => not(format!("an integer in {min}..={max}")),
+                })
+            })?,
             AxisKind::Bool => text
                 .parse()
                 .map(AxisValue::Bool)
@@ -93,6 +108,17 @@ pub fn setup_values_from_pairs<G: Game>(
         };
         check_kind(key, &kind, &value).map_err(err)?;
         values.insert(key.to_string(), value);
+    }
+    for (pair, key, text) in too_large {
+        if let Some(message) = super::values::too_large_integer::<G>(&values, key, text) {
+            return Err(ExperimentError {
+                at: at(pair),
+                kind: ErrorKind::AxisValue {
+                    axis: key.to_string(),
+                    message,
+                },
+            });
+        }
     }
     let setup = G::resolve_setup(&values).map_err(|e| {
         let (culprit, message) = explain::<G>(&values, e.0);

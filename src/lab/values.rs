@@ -11,7 +11,7 @@
 
 use rayon::prelude::*;
 
-use crate::content::{ValueKind, content_values, is_value_path};
+use crate::content::{ValueKind, content_values, is_value_path, set_values};
 use crate::game::{AxisKind, AxisValue, Game, SetupError, SetupValues};
 use crate::setup::Real;
 
@@ -422,6 +422,44 @@ pub fn tunables<G: Game>(
             t
         })
         .collect())
+}
+
+/// What a whole number too large for a 64-bit integer (`99999999999999999999`, as `written`)
+/// given to setting `key` on top of the other settings `base` is told: `99999999999999999999
+/// is out of range 1..=3`, with the range the game accepts: an integer axis's declared
+/// `min..=max`, a whole-number content value's as `sololab list values` shows it (probed
+/// around the content's value; the 64-bit range when the other settings do not resolve or
+/// the path is written other than `list values` writes it). `None` when `key` does not take
+/// whole numbers only (a real content value reads the number as a real; a switch or a name
+/// is refused as such) or is no setting of the game.
+pub fn too_large_integer<G: Game>(base: &SetupValues, key: &str, written: &str) -> Option<String> {
+    let range = match G::axes().iter().find(|a| a.name == key) {
+        Some(axis) => match axis.kind {
+            AxisKind::Int { min, max } => format!("{min}..={max}"),
+            _ => return None,
+        },
+        None if G::content_toml().is_some() && is_value_path(key) => {
+            let mut others = base.clone();
+            others.remove(key);
+            match tunables::<G>(&others, Some(&[key.to_string()])).as_deref() {
+                Ok([t]) => match &t.range {
+                    Range::Int(r) => r.to_string(),
+                    _ => return None,
+                },
+                _ => {
+                    // A whole-number value takes an integer and refuses a real.
+                    let text = content_text::<G>(&others).ok()??;
+                    let set = |v: AxisValue| set_values(&text, &[(key.to_string(), v)]).is_ok();
+                    if !set(AxisValue::Int(0)) || set(AxisValue::Real(Real::new(0.5)?)) {
+                        return None;
+                    }
+                    format!("{}..={}", i64::MIN, i64::MAX)
+                }
+            }
+        }
+        None => return None,
+    };
+    Some(format!("{written} is out of range {range}"))
 }
 
 /// `list values`: one tunable a line, its path, current value and range, aligned.
