@@ -1025,8 +1025,8 @@ fn play_typed<G: Game>(args: &PlayArgs) -> Result<()> {
         .map_err(|k| anyhow::anyhow!("--policy {}: {k}", args.policy))?;
     let start = match &args.position {
         Some(file) => {
-            let text = std::fs::read_to_string(file)
-                .with_context(|| format!("{}: cannot read", file.display()))?;
+            let text = sololab::input::read_text(file)
+                .map_err(|e| anyhow::anyhow!(e.at(&file.display().to_string())))?;
             G::from_position(sololab::input::strip_bom(&text)).map_err(|e| match e.line {
                 0 => anyhow::anyhow!("{}: {}", file.display(), e.message),
                 line => anyhow::anyhow!("{}:{line}: {}", file.display(), e.message),

@@ -463,6 +463,20 @@ pub fn parse_with<Raw: DeserializeOwned, C>(
     compile(&doc, raw)
 }
 
+/// The text of the content file at `path` (`source`, the path as given, names it).
+///
+/// # Errors
+/// `SOURCE: cannot read content file: REASON`, or for a file that is not UTF-8
+/// `SOURCE:LINE:COLUMN: invalid UTF-8 byte 0xff (...)`, at its first bad byte.
+pub fn read_content_file(path: &Path, source: &str) -> Result<String, SetupError> {
+    crate::input::read_text(path).map_err(|e| match e {
+        crate::input::ReadError::Io(e) => {
+            SetupError(format!("{source}: cannot read content file: {e}"))
+        }
+        not_utf8 => SetupError(not_utf8.at(source)),
+    })
+}
+
 /// Reads the content file at `path` and compiles it with `compile(text, source)` (`source` is
 /// the path as given, for messages) once per process, and leaks the result so games can hold
 /// `&'static` content. Later calls with the same file (the same canonical path), the same
@@ -474,8 +488,8 @@ pub fn parse_with<Raw: DeserializeOwned, C>(
 /// kilobytes per file).
 ///
 /// # Errors
-/// `SOURCE: cannot read content file: REASON` when the file cannot be read (or is not UTF-8),
-/// or any error of `compile`.
+/// `SOURCE: cannot read content file: REASON` when the file cannot be read, one located at
+/// its first bad byte when it is not UTF-8 ([`read_content_file`]), or any error of `compile`.
 pub fn load_cached<C: Send + Sync + 'static>(
     path: &Path,
     compile: fn(&str, &str) -> Result<C, SetupError>,
@@ -491,8 +505,7 @@ pub fn load_cached<C: Send + Sync + 'static>(
     {
         return Ok(c);
     }
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| SetupError(format!("{source}: cannot read content file: {e}")))?;
+    let text = read_content_file(path, &source)?;
     let compiled: &'static C = Box::leak(Box::new(compile(&text, &source)?));
     cache.push((key, compiled));
     Ok(compiled)

@@ -30,6 +30,88 @@ pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
     (line, before[line_start..].chars().count() + 1)
 }
 
+/// Why a file gives no text ([`read_text`]).
+#[derive(Debug)]
+pub enum ReadError {
+    /// The file cannot be read: the system's reason.
+    Io(std::io::Error),
+    /// The file is not UTF-8: where its first byte that is not (1-based line and column in
+    /// characters, as every located error; a leading byte-order mark is not counted), and
+    /// that byte.
+    NotUtf8 {
+        /// The line of the byte.
+        line: usize,
+        /// Its column: the characters before it on its line, plus one.
+        column: usize,
+        /// The byte.
+        byte: u8,
+    },
+}
+
+impl std::fmt::Display for ReadError {
+    /// The reason alone: the system's, or `invalid UTF-8 byte 0xff (sololab reads files as
+    /// UTF-8 text)` (the place is [`ReadError::at`]'s).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReadError::Io(e) => e.fmt(f),
+            ReadError::NotUtf8 { byte, .. } => write!(
+                f,
+                "invalid UTF-8 byte 0x{byte:02x} (sololab reads files as UTF-8 text)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ReadError {}
+
+impl ReadError {
+    /// The line and column of the byte that is not UTF-8; `None` for a file that cannot be
+    /// read.
+    pub fn line_column(&self) -> Option<(usize, usize)> {
+        match self {
+            ReadError::Io(_) => None,
+            ReadError::NotUtf8 { line, column, .. } => Some((*line, *column)),
+        }
+    }
+
+    /// The error on one line for `file`: `FILE: cannot read: REASON`, or located,
+    /// `FILE:LINE:COLUMN: invalid UTF-8 byte 0xff (...)`.
+    pub fn at(&self, file: &str) -> String {
+        match self.line_column() {
+            Some((line, column)) => format!("{file}:{line}:{column}: {self}"),
+            None => format!("{file}: cannot read: {self}"),
+        }
+    }
+}
+
+/// The text of the file at `path`: every input file (experiment, strategy, position, content)
+/// is read through here, so that one that is not UTF-8 is reported at its first bad byte.
+///
+/// # Errors
+/// [`ReadError::Io`] when the file cannot be read, [`ReadError::NotUtf8`] when it is not UTF-8.
+pub fn read_text(path: &std::path::Path) -> Result<String, ReadError> {
+    utf8_text(std::fs::read(path).map_err(ReadError::Io)?)
+}
+
+/// `bytes` as text.
+///
+/// # Errors
+/// [`ReadError::NotUtf8`] at the first byte that is not UTF-8.
+pub fn utf8_text(bytes: Vec<u8>) -> Result<String, ReadError> {
+    String::from_utf8(bytes).map_err(|e| {
+        let bad = e.utf8_error().valid_up_to();
+        let bytes = e.into_bytes();
+        let before = std::str::from_utf8(&bytes[..bad]).unwrap_or_default();
+        let before = strip_bom(before);
+        let (line, column) = line_column(before, before.len());
+        ReadError::NotUtf8 {
+            line,
+            column,
+            byte: bytes[bad],
+        }
+    })
+}
+
 /// Whether `name` is a plain name, one that is a file or folder name of its own and no path:
 /// ASCII letters, digits, `-`, `_` and `.`, not empty and not `.` or `..`. An experiment's
 /// name (its report folder) and a strategy's name (the stem of `strategies/<name>.toml`) are
@@ -187,6 +269,21 @@ mod tests {
         let big = big_integer("[sweep]\nruins = [1, 99999999999999999999]\n").unwrap();
         assert_eq!(big.keys, ["sweep", "ruins"]);
         assert_eq!(big.written, "99999999999999999999");
+    }
+
+    #[test]
+    fn text_that_is_not_utf8_is_located_at_its_first_bad_byte() {
+        assert_eq!(utf8_text(b"a = 1\n".to_vec()).unwrap(), "a = 1\n");
+        let e = utf8_text(b"a = 1\nb = \"\xc3\xa9\xff\"\n".to_vec()).unwrap_err();
+        assert_eq!(e.line_column(), Some((2, 7)));
+        assert_eq!(
+            e.at("x.toml"),
+            "x.toml:2:7: invalid UTF-8 byte 0xff (sololab reads files as UTF-8 text)"
+        );
+        // A byte-order mark is not counted, a truncated sequence is found at its first byte.
+        let e = utf8_text(b"\xef\xbb\xbfab\xe2\x82".to_vec()).unwrap_err();
+        assert_eq!(e.line_column(), Some((1, 3)));
+        assert!(e.to_string().contains("0xe2"), "{e}");
     }
 
     #[test]

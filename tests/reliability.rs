@@ -680,6 +680,70 @@ fn a_bom_is_accepted_in_every_input_and_not_counted_in_columns() {
 }
 
 #[test]
+fn an_input_that_is_not_utf8_is_located_at_its_first_bad_byte() {
+    let dir = temp_dir("utf8");
+    let not_utf8 = "invalid UTF-8 byte 0xe9 (sololab reads files as UTF-8 text)";
+    // Experiments (a byte-order mark is not counted in the column).
+    let file = experiment(&dir, "latin", 2, "");
+    let text = std::fs::read(&file).unwrap();
+    let mut bytes = BOM.to_string().into_bytes();
+    bytes.extend_from_slice(&text);
+    bytes.extend_from_slice(b"# caf\xe9\n");
+    std::fs::write(&file, &bytes).unwrap();
+    let out = dir.join("out");
+    one_line_error(
+        &sololab(["run", p(&file), "--quiet", "--out", p(&out)]),
+        &[&format!("{}:6:6: {not_utf8}", p(&file))],
+    );
+    assert!(!out.exists());
+    // Strategies.
+    let strategies = dir.join("strategies");
+    std::fs::create_dir(&strategies).unwrap();
+    std::fs::write(
+        strategies.join("mine.toml"),
+        b"kind = \"random\"\n# \xe9t\xe9\n",
+    )
+    .unwrap();
+    let o = Command::new(BIN)
+        .args(["play", "rift", "--policy", "mine"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    one_line_error(&o, &[&format!("strategies/mine.toml:2:3: {not_utf8}")]);
+    // Positions.
+    let mut position =
+        std::fs::read(Path::new(ROOT).join("tests/positions/r1-compass.pos")).unwrap();
+    position.splice(0..0, b"\xe9\n".iter().copied());
+    let pos = dir.join("latin.pos");
+    std::fs::write(&pos, &position).unwrap();
+    one_line_error(
+        &sololab(["play", "rift", "--policy", "random", "--position", p(&pos)]),
+        &[&format!("{}:1:1: {not_utf8}", p(&pos))],
+    );
+    // Content files, from an experiment and from --set.
+    let mut content =
+        std::fs::read(Path::new(ROOT).join("src/games/rift/content/rift.toml")).unwrap();
+    content.extend_from_slice(b"\n# \xe9\n");
+    let lines = content.iter().filter(|&&b| b == b'\n').count();
+    std::fs::write(dir.join("cards.toml"), &content).unwrap();
+    let at = format!("cards.toml:{lines}:3: {not_utf8}");
+    let with_content = experiment(&dir, "content", 2, "[setup]\ncontent = \"cards.toml\"\n");
+    let o = sololab(["run", p(&with_content), "--quiet", "--out", p(&out)]);
+    one_line_error(&o, &[&at]);
+    let cards = dir.join("cards.toml");
+    let o = sololab([
+        "play",
+        "rift",
+        "--policy",
+        "random",
+        "--set",
+        &format!("content={}", p(&cards)),
+    ]);
+    one_line_error(&o, &[&at]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn a_closed_or_full_stdout_does_not_fail_a_finished_run() {
     let dir = temp_dir("stdout");
     let file = experiment(&dir, "tiny", 2, "[sweep]\nextra_turn = [false, true]\n");

@@ -483,7 +483,10 @@ pub fn resolve_content<C: Send + Sync + 'static>(
         let read =
             |e: std::io::Error| SetupError(format!("{source}: cannot read content file: {e}"));
         let canonical = std::fs::canonicalize(source).map_err(read)?;
-        (canonical, std::fs::read_to_string(source).map_err(read)?)
+        (
+            canonical,
+            super::read_content_file(Path::new(source), source)?,
+        )
     };
     let key: ValueKey = (
         TypeId::of::<C>(),

@@ -300,12 +300,15 @@ impl Experiment {
     /// a sweep axis once its file names are resolved.
     pub fn load(path: &Path) -> Result<Experiment, ExperimentError> {
         let shown = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| ExperimentError {
+        let text = crate::input::read_text(path).map_err(|e| ExperimentError {
             at: Location {
                 path: shown.clone(),
-                line_column: None,
+                line_column: e.line_column(),
             },
-            kind: ErrorKind::Io(e.to_string()),
+            kind: match e {
+                crate::input::ReadError::Io(e) => ErrorKind::Io(e.to_string()),
+                not_utf8 => ErrorKind::Invalid(not_utf8.to_string()),
+            },
         })?;
         let mut experiment = Experiment::parse(&text, &shown)?;
         experiment.resolve_files(path.parent().unwrap_or(Path::new("")));

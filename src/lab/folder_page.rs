@@ -375,7 +375,7 @@ fn strength_text(table: &Table) -> (String, String, String, String) {
 pub fn folder_page_from_dir(kind: FolderKind, dir: &Path) -> Result<String, String> {
     let read = |name: &str| {
         let path = dir.join(name);
-        std::fs::read_to_string(&path).map_err(|e| format!("{}: cannot read: {e}", path.display()))
+        crate::input::read_text(&path).map_err(|e| e.at(&path.display().to_string()))
     };
     let csv = read(kind.data_file())?;
     let svg = read(kind.chart_file().unwrap_or_default())?;

@@ -397,8 +397,7 @@ impl ReportView {
     pub fn from_folder(dir: &Path) -> Result<ReportView, String> {
         let read = |name: &str| {
             let path = dir.join(name);
-            std::fs::read_to_string(&path)
-                .map_err(|e| format!("{}: cannot read: {e}", path.display()))
+            crate::input::read_text(&path).map_err(|e| e.at(&path.display().to_string()))
         };
         let summary = read("summary.csv")?;
         let run = read("run.toml")?;

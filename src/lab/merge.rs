@@ -46,11 +46,12 @@ pub fn merge_partials(dirs: &[PathBuf]) -> Result<Merged, String> {
     let mut partials: Vec<(PathBuf, Shard, Partial)> = Vec::new();
     for dir in dirs {
         let file = dir.join(PARTIAL_FILE);
-        let text = std::fs::read_to_string(&file).map_err(|e| {
-            format!(
+        let text = crate::input::read_text(&file).map_err(|e| match e {
+            crate::input::ReadError::Io(e) => format!(
                 "{}: cannot read: {e} (not a shard's folder?)",
                 file.display()
-            )
+            ),
+            not_utf8 => not_utf8.at(&file.display().to_string()),
         })?;
         let partial = Partial::parse(&text, &file)?;
         let shard = Shard::parse(&partial.identity.shard)

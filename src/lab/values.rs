@@ -169,9 +169,9 @@ pub fn content_text<G: Game>(values: &SetupValues) -> Result<Option<String>, Set
     match values.get("content") {
         None => Ok(Some(builtin.to_string())),
         Some(AxisValue::Name(s)) if s == "builtin" => Ok(Some(builtin.to_string())),
-        Some(AxisValue::Name(s)) => std::fs::read_to_string(s)
-            .map(Some)
-            .map_err(|e| SetupError(format!("{s}: cannot read content file: {e}"))),
+        Some(AxisValue::Name(s)) => {
+            crate::content::read_content_file(std::path::Path::new(s), s).map(Some)
+        }
         Some(other) => Err(SetupError(format!("axis 'content': {other} is not a name"))),
     }
 }

@@ -230,7 +230,10 @@ fn read_chunks(
     for name in &names {
         let path = dir.join(name);
         let bad = |why: String| format!("{}: {why}{hint}", path.display());
-        let text = std::fs::read_to_string(&path).map_err(|e| bad(e.to_string()))?;
+        let text = crate::input::read_text(&path).map_err(|e| match e.line_column() {
+            Some(_) => format!("{}{hint}", e.at(&path.display().to_string())),
+            None => bad(e.to_string()),
+        })?;
         let record: ChunkRecord =
             toml::from_str(&text).map_err(|e| bad(e.message().trim().to_string()))?;
         if let Some(what) = identity.resume_difference(&record.identity) {

@@ -551,7 +551,18 @@ impl Strategy {
             Ok(_) => return Err(read_error("not a regular file".into())),
             Err(e) => return Err(read_error(e.to_string())),
         }
-        let text = std::fs::read_to_string(path).map_err(|e| read_error(e.to_string()))?;
+        let text = crate::input::read_text(path).map_err(|e| match e.line_column() {
+            Some((line, column)) => StrategyError {
+                origin: origin.clone(),
+                at: None,
+                kind: StrategyErrorKind::Syntax {
+                    line,
+                    column,
+                    message: e.to_string(),
+                },
+            },
+            None => read_error(e.to_string()),
+        })?;
         let name = path
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
