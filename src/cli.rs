@@ -1087,17 +1087,40 @@ fn list_command(what: &ListWhat) -> Result<()> {
         }
         ListWhat::Experiments => {
             let dir = Path::new(EXPERIMENTS_DIR);
-            for name in lab::experiment_names(dir) {
-                let path = dir.join(format!("{name}.toml"));
-                match Experiment::load(&path) {
+            let rows: Vec<(String, Result<Experiment, _>)> = lab::experiment_names(dir)
+                .into_iter()
+                .map(|name| {
+                    let loaded = Experiment::load(&dir.join(format!("{name}.toml")));
+                    (name, loaded)
+                })
+                .collect();
+            // Each column as wide as its widest entry (names, games; counts to the right).
+            let width = |f: &dyn Fn(&Experiment) -> String| {
+                rows.iter()
+                    .filter_map(|(_, e)| e.as_ref().ok())
+                    .map(|e| f(e).chars().count())
+                    .max()
+                    .unwrap_or(0)
+            };
+            let w = rows
+                .iter()
+                .map(|(n, _)| n.chars().count())
+                .max()
+                .unwrap_or(0);
+            let game_w = width(&|e| e.game.clone());
+            let cells_w = width(&|e| e.cell_count().to_string());
+            let games_w = width(&|e| e.games.to_string());
+            for (name, loaded) in rows {
+                match loaded {
                     Ok(e) => out.push_str(&format!(
-                        "{name:<24} game {:<6} {} cells x {} games  strategies: {}\n",
+                        "{name:<w$}  game {:<game_w$}  {:>cells_w$} cells x {:>games_w$} games  \
+                         strategies: {}\n",
                         e.game,
                         e.cell_count(),
                         e.games,
                         e.strategies.join(", ")
                     )),
-                    Err(e) => out.push_str(&format!("{name:<24} invalid: {e}\n")),
+                    Err(e) => out.push_str(&format!("{name:<w$}  invalid: {e}\n")),
                 }
             }
         }

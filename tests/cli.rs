@@ -502,6 +502,48 @@ fn list_shows_what_exists() {
 }
 
 #[test]
+fn list_experiments_aligns_its_columns_whatever_the_names() {
+    let dir = temp_dir("list-experiments");
+    std::fs::create_dir(dir.join("experiments")).unwrap();
+    let write = |name: &str, game: &str, games: u64, sweep: &str| {
+        std::fs::write(
+            dir.join(format!("experiments/{name}.toml")),
+            format!(
+                "name = \"{name}\"\ngame = \"{game}\"\nstrategies = [\"random\"]\n\
+                 games = {games}\nseed = 1\n{sweep}"
+            ),
+        )
+        .unwrap();
+    };
+    write("a-name-much-longer-than-twenty-four", "rift", 5, "");
+    write(
+        "short",
+        "buried",
+        2000,
+        "[sweep]\nwave_retries = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]\n",
+    );
+    write("mid-name", "gods", 30, "");
+    let o = sololab_in(&dir, &["list", "experiments"], 20);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    // Every column starts at the same place on every line.
+    for column in [" game ", " cells x ", " games  strategies: "] {
+        let at: Vec<Option<usize>> = lines.iter().map(|l| l.find(column)).collect();
+        assert!(
+            at[0].is_some() && at.iter().all(|a| *a == at[0]),
+            "{column:?}:\n{text}"
+        );
+    }
+    // Names and games to the left, counts to the right.
+    assert!(lines[1].starts_with("mid-name "), "{text}");
+    assert!(lines[1].contains(" game gods    ") && lines[1].contains("  1 cells x   30 games"));
+    assert!(lines[2].contains(" 10 cells x 2000 games"), "{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn bench_prints_one_csv_row_per_game_and_strategy() {
     let o = sololab(&[
         "bench",
