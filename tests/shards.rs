@@ -301,6 +301,16 @@ fn merge_refuses_missing_duplicated_and_foreign_shards_with_one_line() {
         refused(&o, &["--shard"]);
     }
     assert!(!out.exists());
+    // A partial whose line endings were turned into CRLF (an editor, a Windows checkout) is
+    // the same shard: the merge is the LF one's, byte for byte (it was refused as "another
+    // experiment (line N: '(end)' instead of '(end)')").
+    let o = merge(&[&parts[0], &parts[1], &parts[2]]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let lf = read(&out.join("summary.csv"));
+    std::fs::write(parts[2].join("partial.toml"), text.replace('\n', "\r\n")).unwrap();
+    let o = merge(&[&parts[0], &parts[1], &parts[2]]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(read(&out.join("summary.csv")), lf);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

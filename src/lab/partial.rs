@@ -206,7 +206,8 @@ impl RunIdentity {
     }
 
     /// The first difference from `other` that forbids combining the two, as `what differs`
-    /// (`None` when they are of the same run, shards aside).
+    /// (`None` when they are of the same run, shards aside). The recorded experiment,
+    /// definitions and content are compared line for line, so LF and CRLF line endings agree.
     pub fn difference(&self, other: &RunIdentity) -> Option<String> {
         if self.format != other.format {
             return Some(format!(
@@ -223,19 +224,19 @@ impl RunIdentity {
         if self.game != other.game {
             return Some(format!("game '{}' instead of '{}'", other.game, self.game));
         }
-        if self.experiment != other.experiment {
+        if !same_lines(&self.experiment, &other.experiment) {
             return Some(format!(
                 "another experiment ({})",
                 first_difference(&self.experiment, &other.experiment)
             ));
         }
-        if self.definition != other.definition {
+        if !same_lines(&self.definition, &other.definition) {
             return Some(format!(
                 "other strategy definitions ({})",
                 first_difference(&self.definition, &other.definition)
             ));
         }
-        if self.content != other.content {
+        if !same_lines(&self.content, &other.content) {
             return Some(format!(
                 "other content files ({})",
                 first_difference(&self.content, &other.content)
@@ -252,6 +253,12 @@ impl RunIdentity {
                 .then(|| format!("shard {} instead of {}", other.shard, self.shard))
         })
     }
+}
+
+/// Whether two recorded texts say the same line for line: a file whose line endings were
+/// turned into CRLF (an editor, a checkout with `core.autocrlf`) is still of the same run.
+fn same_lines(ours: &str, theirs: &str) -> bool {
+    ours.lines().eq(theirs.lines())
 }
 
 /// `line N: 'theirs' instead of 'ours'` for the first line where two texts differ.
