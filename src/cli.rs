@@ -489,7 +489,7 @@ fn run_typed<G: Game>(experiment: Experiment, args: &RunArgs) -> Result<()> {
         raw: args.raw,
     };
     // A signal (Ctrl-C, kill) removes what the run created and leaves the previous report.
-    handle_signals()?;
+    handle_signals(FOLDER_KEPT)?;
     // Every path the run writes is checked (and the folder locked) before the first game.
     let blank = lab::blank_report(&plan);
     let page = if args.no_report || args.shard.is_some() {
@@ -594,6 +594,7 @@ fn shown_paths(paths: &[PathBuf]) -> String {
 
 /// `sololab merge`: the shards' partials checked and combined, written as one report.
 fn merge_command(args: &MergeArgs) -> Result<()> {
+    handle_signals(FOLDER_KEPT)?;
     let merged = lab::merge_partials(&args.dirs).map_err(anyhow::Error::msg)?;
     // The merged report replaces what its folder held: never a shard being merged.
     if let Ok(out) = args.out.canonicalize() {
@@ -854,6 +855,7 @@ fn table_width() -> Option<usize> {
 
 /// `sololab report FOLDER`: rewrites the folder's page and names the page.
 fn report_command(args: &ReportArgs) -> Result<()> {
+    handle_signals(FOLDER_KEPT)?;
     let written = lab::rewrite_page(&args.folder).map_err(anyhow::Error::msg)?;
     let page = written
         .iter()
@@ -909,9 +911,15 @@ fn set_resume_hint(work: &Path) {
     ));
 }
 
+/// The line a command interrupted by a signal prints after "interrupted by signal N; " when it
+/// writes a report folder (run, merge, report, calibrate, sensitivity, bench --strength).
+pub(crate) const FOLDER_KEPT: &str = "the report folder is as it was";
+
 /// Starts a thread that, on SIGINT, SIGTERM or SIGHUP, removes what the open report folders
-/// created ([`lab::abandon_reports`]) and ends the process with status 128 + the signal.
-fn handle_signals() -> Result<()> {
+/// created ([`lab::abandon_reports`]), says so on stderr (`sololab: interrupted by signal N;
+/// ` then `kept`, e.g. [`FOLDER_KEPT`], and for a run what its work area keeps) and ends the
+/// process with status 128 + the signal. Call once, before the command writes anything.
+pub(crate) fn handle_signals(kept: &'static str) -> Result<()> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])
         .context("cannot install the signal handlers")?;
@@ -929,7 +937,7 @@ fn handle_signals() -> Result<()> {
                     _ => String::new(),
                 };
                 warn(&format!(
-                    "sololab: interrupted by signal {signal}; the report folder is as it was{hint}"
+                    "sololab: interrupted by signal {signal}; {kept}{hint}"
                 ));
                 std::process::exit(128 + signal);
             }
@@ -1217,6 +1225,7 @@ fn bench_command(args: &BenchArgs) -> Result<()> {
         }
     }
     if let Some(game) = &args.strength.strength {
+        handle_signals(FOLDER_KEPT)?;
         return crate::cli_search::strength_command(
             &args.strength,
             game,

@@ -210,6 +210,7 @@ pub struct FitArgs {
 /// # Errors
 /// An unknown game or strategy, a random template, or a file that cannot be written.
 pub fn fit_command(args: &FitArgs, dir: &Path) -> Result<()> {
+    crate::cli::handle_signals("no strategy file was written")?;
     let kind = GameKind::from_name(&args.game).map_err(anyhow::Error::msg)?;
     let like = args.like.as_deref().unwrap_or(&args.strategy);
     let template = Strategy::named(like, dir).map_err(anyhow::Error::msg)?;
@@ -328,6 +329,7 @@ pub struct TuneArgs {
 /// An unknown game or strategy, a random strategy, a bad `--set`, or a file that cannot be
 /// written.
 pub fn tune_command(args: &TuneArgs, dir: &Path) -> Result<()> {
+    crate::cli::handle_signals("no strategy file was written")?;
     let kind = GameKind::from_name(&args.game).map_err(anyhow::Error::msg)?;
     let strategy = Strategy::named(&args.strategy, dir).map_err(anyhow::Error::msg)?;
     let holdout_seed = args.holdout_seed.unwrap_or(if args.seed < i64::MAX as u64 {

@@ -304,6 +304,7 @@ fn write_report(
 /// # Errors
 /// Bad input (one line), a report folder that cannot be written.
 pub fn calibrate_command(args: &CalibrateArgs) -> Result<()> {
+    crate::cli::handle_signals(crate::cli::FOLDER_KEPT)?;
     let r = resolve(
         &args.tune,
         &format!("-calibrate-{}", file_part(&args.value)),
@@ -516,6 +517,7 @@ fn calibrate_typed<G: Game>(args: &CalibrateArgs, r: &Resolved) -> Result<()> {
 /// # Errors
 /// Bad input (one line), a report folder that cannot be written.
 pub fn sensitivity_command(args: &SensitivityArgs) -> Result<()> {
+    crate::cli::handle_signals(crate::cli::FOLDER_KEPT)?;
     let r = resolve(&args.tune, "")?;
     let kind = r.experiment.game_kind()?;
     with_game!(kind, G => sensitivity_typed::<G>(args, &r))

@@ -1069,6 +1069,81 @@ fn a_run_interrupted_before_its_first_chunk_says_nothing_is_kept() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `tune` and `sensitivity` stopped by Ctrl-C say so in one line, as `run` does, and leave
+/// nothing behind (they ended silently with status 130).
+#[test]
+fn tune_and_sensitivity_interrupted_say_so_and_write_nothing() {
+    let dir = temp_dir("tools-signal");
+    let file = dir.join("slow.toml");
+    std::fs::write(
+        &file,
+        "name = \"slow\"\ngame = \"gods\"\nstrategies = [\"mcts-200-gods\"]\ngames = 64\n\
+         seed = 1\n[setup]\nencounter = \"witch_coven\"\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let strategy = dir.join("tuned.toml");
+    for (args, kept, written) in [
+        (
+            vec![
+                "tune",
+                "gods",
+                "--strategy",
+                "mcts-200-gods",
+                "--games",
+                "64",
+                "--set",
+                "encounter=witch_coven",
+                "--threads",
+                "1",
+                "--out",
+                p(&strategy),
+            ],
+            "no strategy file was written",
+            &strategy,
+        ),
+        (
+            vec![
+                "sensitivity",
+                p(&file),
+                "--values",
+                "scoundrel.move",
+                "--quiet",
+                "--threads",
+                "1",
+                "--out",
+                p(&out),
+            ],
+            "the report folder is as it was",
+            &out,
+        ),
+    ] {
+        let child = Command::new(BIN)
+            .args(&args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_secs(2));
+        let status = Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let o = child.wait_with_output().unwrap();
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(130), "{args:?}: {err}");
+        let last = err.lines().last().unwrap_or_default();
+        assert!(
+            last.starts_with("sololab: interrupted by signal 2; ") && last.ends_with(kept),
+            "{args:?}: {err}"
+        );
+        assert!(!written.exists(), "{args:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn an_empty_work_area_is_nothing_to_resume_and_the_run_starts_afresh() {
     // A run killed outright between creating its work area and writing its identity leaves an
