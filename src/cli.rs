@@ -620,10 +620,8 @@ fn merge_command(args: &MergeArgs) -> Result<()> {
         args.out.join("summary.csv").display(),
         args.out.join(lab::PAGE).display()
     ));
-    let mut stdout = std::io::stdout().lock();
-    let _ = stdout
-        .write_all(table.as_bytes())
-        .and_then(|()| stdout.flush());
+    // The report is written: a closed or full stdout only costs the table (a warning).
+    crate::cli_search::print_quietly(table.as_bytes());
     if !args.quiet {
         warn(&format!(
             "merged {} shards: {} games; wrote {}",

@@ -657,5 +657,41 @@ fn a_full_standard_output_after_the_file_is_written_is_a_warning() {
         .unwrap();
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(curve.join("strength.csv").is_file());
+    // merge writes its report, then its table (it exited 0 without a word when the table
+    // was lost).
+    let exp = dir.join("m.toml");
+    std::fs::write(
+        &exp,
+        "name = \"m\"\ngame = \"rift\"\nstrategies = [\"random\"]\ngames = 4\nseed = 1\n",
+    )
+    .unwrap();
+    let (shard, merged) = (dir.join("shard"), dir.join("merged"));
+    let o = Command::new(BIN)
+        .args([
+            "run",
+            path(&exp),
+            "--quiet",
+            "--shard",
+            "0/1",
+            "--out",
+            path(&shard),
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = Command::new(BIN)
+        .args(["merge", path(&shard), "--quiet", "--out", path(&merged)])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(full())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("warning: cannot write to standard output"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(merged.join("summary.csv").is_file());
     let _ = std::fs::remove_dir_all(&dir);
 }
