@@ -1033,10 +1033,12 @@ fn play_typed<G: Game>(args: &PlayArgs) -> Result<()> {
         Some(file) => {
             let text = sololab::input::read_text(file)
                 .map_err(|e| anyhow::anyhow!(e.at(&file.display().to_string())))?;
-            G::from_position(sololab::input::strip_bom(&text)).map_err(|e| match e.line {
-                0 => anyhow::anyhow!("{}: {}", file.display(), e.message),
-                line => anyhow::anyhow!("{}:{line}: {}", file.display(), e.message),
-            })?
+            sololab::position_text::playable::<G>(sololab::input::strip_bom(&text)).map_err(
+                |e| match e.line {
+                    0 => anyhow::anyhow!("{}: {}", file.display(), e.message),
+                    line => anyhow::anyhow!("{}:{line}: {}", file.display(), e.message),
+                },
+            )?
         }
         None => {
             let setup = lab::setup_from_pairs::<G>(&args.set)?;

@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 use std::str::FromStr;
 
-use crate::game::PositionError;
+use crate::game::{Game, PositionError};
 
 /// A [`PositionError`] at 1-based line `line` (0 when it is not tied to a line).
 pub fn error(line: usize, message: impl Into<String>) -> PositionError {
@@ -206,6 +206,57 @@ pub fn flag(line: usize, key: &str, value: &str) -> Result<bool, PositionError> 
         "1" | "true" => Ok(true),
         _ => Err(error(line, format!("{key}={value}: expected 0 or 1"))),
     }
+}
+
+/// Checks that a position's phase and result agree, as every game keeps them: `phase=over` goes
+/// with a result other than 0 (won, or lost by a cause), and only then. `line` is where the
+/// phase or result is written (0 when neither is).
+///
+/// # Errors
+/// At `line`: `phase=over goes with a result other than 0, and only then`.
+///
+/// # Examples
+/// ```
+/// use sololab::position_text::over_with_result;
+/// assert!(over_with_result(3, true, 1).is_ok());
+/// assert!(over_with_result(3, false, 0).is_ok());
+/// assert_eq!(over_with_result(3, true, 0).unwrap_err().line, 3);
+/// ```
+pub fn over_with_result(line: usize, over: bool, result: u8) -> Result<(), PositionError> {
+    if over == (result != 0) {
+        Ok(())
+    } else {
+        Err(error(
+            line,
+            "phase=over goes with a result other than 0, and only then",
+        ))
+    }
+}
+
+/// Reads a position to play from (`sololab play --position`): [`Game::from_position`], then
+/// the check every game shares, that a game not over leaves the player a legal action. A
+/// position of a finished game (a result other than 0) is read as it is: playing it prints
+/// the state and its outcome, with no decision. Each game's reader checks that what its phase
+/// waits for exists (an index in range, a piece that is there), so the legal actions can be
+/// listed at all; this check catches what is left, a state the rules never stop in for the
+/// player (an enemies' turn in progress, say).
+///
+/// # Errors
+/// The game's [`PositionError`], or (line 0) `the position leaves no legal action, and the
+/// game is not over`.
+pub fn playable<G: Game>(text: &str) -> Result<G, PositionError> {
+    let g = G::from_position(text)?;
+    if g.outcome().is_none() {
+        let mut legal = Vec::new();
+        g.legal_actions(&mut legal);
+        if legal.is_empty() {
+            return Err(error(
+                0,
+                "the position leaves no legal action, and the game is not over",
+            ));
+        }
+    }
+    Ok(g)
 }
 
 /// A name as one word of a position (`Sun Li` → `Sun_Li`).

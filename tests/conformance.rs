@@ -8,7 +8,9 @@
 //! - legal actions are non-empty exactly while `outcome()` is `None`, and distinct;
 //! - no action offered is illegal: each one applies to a copy of the state without a panic;
 //! - a copy compares equal to its original, and `from_position(to_position(s)) == s` (and
-//!   writes the same text again) on states from the playouts;
+//!   writes the same text again) on states from the playouts, each read as `play --position`
+//!   reads it (`position_text::playable`: every check of the game's reader and a decision left
+//!   while the game goes on);
 //! - a loss names a cause in `0..LOSS_CAUSES.len()`;
 //! - `features` and `metrics` write every slot of their declared lengths (`feature_names`,
 //!   `metric_names`) with finite numbers, and `features_needed` writes every needed feature as
@@ -148,7 +150,7 @@ fn playout<G: Game>(setup: &G::Setup, seed: u64, deep: bool, label: &str) -> Pla
         let copy = s;
         assert_eq!(copy, s, "{at}: a copy compares equal");
         let text = s.to_position();
-        let back = G::from_position(&text)
+        let back = sololab::position_text::playable::<G>(&text)
             .unwrap_or_else(|e| panic!("{at}: its own position does not load: {e}\n{text}"));
         assert_eq!(back, s, "{at}: position round-trip\n{text}");
         assert_eq!(back.to_position(), text, "{at}: position text round-trip");

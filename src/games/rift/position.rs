@@ -1551,12 +1551,7 @@ fn check(
         }
     }
     let over = r.phase == Phase::Over;
-    if over != (r.result != 0) {
-        return Err(err(
-            clock,
-            "phase=over goes with result 1-3, and result 0 with any other phase".to_string(),
-        ));
-    }
+    position_text::over_with_result(clock, over, r.result)?;
     // Between campaign games (Reward) the finished game's die still shows 0.
     if !over && r.phase != Phase::Reward && !(1..=6).contains(&r.campaign_die) {
         return Err(err(
