@@ -613,7 +613,7 @@ fn wave_retries_restart_the_wave_after_a_loss() {
 #[test]
 fn position_text_round_trips_a_hand_written_state() {
     let b = pos(
-        "wave number=2\nhero name=Hunter at=7 stats=3,2,1,4 cooldown=0,2,1 move=2\npieces wall=1-8 trap=12\nvillagers placed=5,6 ready=1 fled=1 supply=1\ndie 3 at=14 hp=2\ndie 9 at=card hp=1\nmarkers at=4",
+        "wave number=2 on_card=0,1\nhero name=Hunter at=7 stats=3,2,1,4 cooldown=0,2,1 move=2\npieces wall=1-8 trap=12\nvillagers placed=5,6 ready=1 fled=1 supply=1\ndie 3 at=14 hp=2\ndie 9 at=card hp=1\nmarkers at=4",
     );
     let again = Buried::from_position(&b.to_position()).expect("reads back");
     assert_eq!(again, b);

@@ -885,3 +885,98 @@ fn engage_is_computed_only_when_a_score_weighs_it() {
     }
     assert!(checked > 0, "no position with an enemy in the hero's reach");
 }
+
+#[test]
+fn a_flow_the_state_cannot_go_on_from_is_refused_at_its_line() {
+    // Positions the reader took but `play` panicked on: what the phase waits for must exist.
+    // Each text follows the header (line 1); the flow (or wave) line is line 2.
+    for (text, want) in [
+        (
+            "flow phase=victim",
+            "phase=victim waits on an attacker: a die on the map (mover 0-11) with stage=attack, or the boss (mover=12) with stage=boss_attack (got stage=done mover=-)",
+        ),
+        (
+            "flow phase=target arg=25,13,17",
+            "phase=target: arg's first number is the skill being used, 0-2 (got 25)",
+        ),
+        (
+            "flow phase=symbol sym=19,11",
+            "phase=symbol sym=19,11: location 19 shows 1 stat symbol (sym=LOC,INDEX counts them from 0)",
+        ),
+        (
+            "flow phase=push arg=28,20,2",
+            "phase=push: arg's first number is the location of the villager being driven, and 28 holds none",
+        ),
+        // The Mage's skills: Gale Winds (two steps), Force Wall (one), Chain Lightning (two).
+        (
+            "flow phase=target arg=1,1,-",
+            "phase=target: arg's second number is the step of Force Wall, 0 (got 1)",
+        ),
+        (
+            "flow phase=target arg=0,1,70",
+            "phase=target: arg's third number is the first choice of Gale Winds, a location 0-20 (plus 32 for the villager there) (got 70)",
+        ),
+        (
+            "flow phase=target arg=2,1,-",
+            "phase=target: arg's third number is the first choice of Chain Lightning, a location 0-20 (got -)",
+        ),
+        (
+            "flow phase=rally arg=0,0,-",
+            "phase=rally: arg's first number counts the villagers still to collect, at least 1",
+        ),
+        // The enemies' turn resumes from an enemy decision: its mover must be on the map.
+        (
+            "flow phase=tie stage=move mover=0 steps=2",
+            "phase=tie mover=0 steps=2: die 1 is not on the map",
+        ),
+        (
+            "flow phase=tie stage=move mover=0 steps=0\ndie 1 at=5 hp=2",
+            "phase=tie waits on a mover with steps left: a die on the map (mover 0-11) with stage=move, or the boss (mover=12) with stage=boss_move (got stage=move mover=0 steps=0)",
+        ),
+        (
+            "flow phase=corner stage=boss_attack",
+            "phase=corner stage=boss_attack: the boss attacks only once it is up",
+        ),
+        (
+            "flow phase=flee stage=boss_move mover=12",
+            "phase=flee mover=12: the boss moves or attacks only once it is up",
+        ),
+        (
+            "wave on_card=1,0",
+            "on_card=1,0: the black camp card holds 0 dice (die lines with at=card)",
+        ),
+    ] {
+        let e = Buried::from_position(&format!("buried-position 1\n{text}\n")).unwrap_err();
+        assert_eq!((e.line, e.message.as_str()), (2, want), "{text}");
+    }
+    // The same phases where they are real: the Banshee (die 2, a bow) on Taproom 11 with
+    // villagers on Mill Pond 5 and Cellar 12 beside it.
+    let victim = pos(
+        "die 2 at=11 hp=2\nvillagers placed=5,12 ready=0\nhero at=20\nflow phase=victim stage=attack mover=1",
+    );
+    assert_eq!(legal(&victim), vec![A::Pick(5), A::Pick(12)]);
+    // The Wolf (wave 3's second camp, die 7) drives the villager off Taproom 11.
+    let push = pos(
+        "wave number=3\ndie 7 at=11 hp=1\nvillagers placed=11 ready=0\nflow phase=push stage=move mover=6 arg=11,0,-",
+    );
+    assert_eq!(
+        legal(&push),
+        vec![A::Pick(1), A::Pick(3), A::Pick(5), A::Pick(6), A::Pick(12)]
+    );
+
+    // What the reader takes but leaves no decision is the shared check of `play`: Gale Winds
+    // with nothing on the map to blow; a finished game is read as it is.
+    let e = sololab::position_text::playable::<Buried>("buried-position 1\nflow phase=target\n")
+        .unwrap_err();
+    assert_eq!(
+        (e.line, e.message.as_str()),
+        (
+            0,
+            "the position leaves no legal action, and the game is not over"
+        )
+    );
+    let over =
+        sololab::position_text::playable::<Buried>("buried-position 1\nflow phase=over result=1\n")
+            .expect("a finished game is read");
+    assert_eq!(over.outcome(), Some(Outcome::Won));
+}

@@ -37,14 +37,18 @@
 //! about to place).
 //!
 //! [`parse`] refuses unknown keywords and keys, bad numbers, locations out of range, unknown
-//! names and a die on a location another die holds, each with its line.
+//! names and a die on a location another die holds, each with its line; and a state the game
+//! could not go on from: dice on the camp cards that disagree with `on_card`, or a `flow` whose
+//! phase waits on something the state does not hold (a stat symbol past the location's, a
+//! skill without targets, a mover or attacker not on the map, a villager to push that is not
+//! there, the boss acting before it is up).
 
 use std::collections::BTreeMap;
 
 use super::content::{self, Content, Place, Stat};
 use super::state::{
-    Buried, CENTER, DICE, GONE, NLOC, NONE, ON_CARD, Phase, Stage, Tally, VILLAGERS, WaveStart,
-    bit, locs,
+    BOSS, Buried, CENTER, DICE, GONE, NLOC, NONE, ON_CARD, Phase, Stage, Tally, VILLAGERS,
+    WaveStart, bit, locs,
 };
 use crate::game::PositionError;
 use crate::position_text;
@@ -429,6 +433,8 @@ pub fn parse(text: &str) -> Result<Buried, PositionError> {
     let mut b = blank(content);
     let c = content;
     let mut dice_seen = false;
+    // The lines the state's cross-checks report at (0 when the line is left out).
+    let (mut wave_line, mut flow_line) = (0, 0);
     for &(n, l) in &lines[1..] {
         let (kw, rest) = l.split_once(' ').unwrap_or((l, ""));
         if kw == "content" {
@@ -567,6 +573,7 @@ pub fn parse(text: &str) -> Result<Buried, PositionError> {
                 }
             }
             "wave" => {
+                wave_line = n;
                 line.only(&["number", "draw", "first_side", "slots", "on_card"])?;
                 if let Some(w) = line.num("number", 4)? {
                     if w == 0 {
@@ -649,6 +656,7 @@ pub fn parse(text: &str) -> Result<Buried, PositionError> {
                 }
             }
             "flow" => {
+                flow_line = n;
                 line.only(&[
                     "phase",
                     "sym",
@@ -805,14 +813,179 @@ pub fn parse(text: &str) -> Result<Buried, PositionError> {
             message: "more than 5 villagers (ready + placed + fled + supply)".into(),
         });
     }
-    if b.result == 0 && b.phase == Phase::Over || b.result != 0 && b.phase != Phase::Over {
-        return Err(PositionError {
-            line: 0,
-            message: "phase=over goes with a result other than 0, and only then".into(),
-        });
-    }
+    position_text::over_with_result(flow_line, b.phase == Phase::Over, b.result)?;
     b.build_map();
+    check_dice(&b).map_err(|m| position_text::error(wave_line, m))?;
+    check_flow(&b).map_err(|m| position_text::error(flow_line, m))?;
     Ok(b)
+}
+
+/// The dice on each camp card agree with `wave on_card` (a wave puts its dice on the cards and
+/// each deployment takes one off, so the two never differ).
+fn check_dice(b: &Buried) -> Result<(), String> {
+    for (col, name) in ["black", "white"].into_iter().enumerate() {
+        let on = (col * 6..col * 6 + 6)
+            .filter(|&d| b.die_at[d] == ON_CARD)
+            .count();
+        if on != b.on_card[col] as usize {
+            return Err(format!(
+                "on_card={},{}: the {name} camp card holds {on} dice (die lines with at=card)",
+                b.on_card[0], b.on_card[1]
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The `flow` line against the rest of the state: what the phase waits for must exist, so that
+/// the rules never look past what the state holds (a symbol the location has, a skill with
+/// targets, a mover on the map, a villager to push) and the enemies' turn can go on from it.
+/// Whether the phase leaves a legal action at all is the shared check of
+/// [`position_text::playable`].
+fn check_flow(b: &Buried) -> Result<(), String> {
+    let on_map = |m: u8| (m as usize) < DICE && (b.die_at[m as usize] as usize) < NLOC;
+    let mover = if b.mover == NONE {
+        "-".to_string()
+    } else {
+        b.mover.to_string()
+    };
+    let phase = PHASES
+        .iter()
+        .find(|(_, p)| *p == b.phase)
+        .map_or("place", |(n, _)| n);
+    match b.phase {
+        Phase::Symbol => {
+            let n = b.place(b.sym_loc).map_or(0, |p| p.plus.len());
+            if b.sym_idx as usize >= n {
+                return Err(format!(
+                    "phase=symbol sym={},{}: location {} shows {n} stat symbol{} (sym=LOC,INDEX counts them from 0)",
+                    b.sym_loc,
+                    b.sym_idx,
+                    b.sym_loc,
+                    if n == 1 { "" } else { "s" }
+                ));
+            }
+        }
+        Phase::Rally if b.arg[0] == 0 => {
+            return Err(
+                "phase=rally: arg's first number counts the villagers still to collect, at least 1"
+                    .into(),
+            );
+        }
+        Phase::Target => check_target(b)?,
+        Phase::Push if b.arg[0] as usize >= NLOC || b.placed & bit(b.arg[0]) == 0 => {
+            return Err(format!(
+                "phase=push: arg's first number is the location of the villager being driven, and {} holds none",
+                loc_or_none(b.arg[0])
+            ));
+        }
+        _ => {}
+    }
+    // The enemies' turn goes on from these phases: the mover and the stage must be real.
+    if !matches!(
+        b.phase,
+        Phase::Tie | Phase::Flee | Phase::Corner | Phase::Victim | Phase::Push | Phase::Enemy
+    ) {
+        return Ok(());
+    }
+    let stage = STAGES
+        .iter()
+        .find(|(_, s)| *s == b.stage)
+        .map_or("done", |(n, _)| n);
+    if b.mover == BOSS && !b.boss_up {
+        return Err(format!(
+            "phase={phase} mover=12: the boss moves or attacks only once it is up"
+        ));
+    }
+    if b.mover < BOSS && b.steps > 0 && !on_map(b.mover) {
+        return Err(format!(
+            "phase={phase} mover={mover} steps={}: die {} is not on the map",
+            b.steps,
+            b.mover + 1
+        ));
+    }
+    if b.stage == Stage::BossAttack && !b.boss_up {
+        return Err(format!(
+            "phase={phase} stage={stage}: the boss attacks only once it is up"
+        ));
+    }
+    match b.phase {
+        // A tie between equally short steps: the monster moving (stage move) or the boss.
+        Phase::Tie
+            if b.steps == 0
+                || !(b.stage == Stage::Move && on_map(b.mover)
+                    || b.stage == Stage::BossMove && b.mover == BOSS) =>
+        {
+            Err(format!(
+                "phase=tie waits on a mover with steps left: a die on the map (mover 0-11) with stage=move, or the boss (mover=12) with stage=boss_move (got stage={stage} mover={mover} steps={})",
+                b.steps
+            ))
+        }
+        // A choice of villagers in reach: the monster attacking (stage attack) or the boss.
+        Phase::Victim
+            if !(b.stage == Stage::Attack && on_map(b.mover)
+                || b.stage == Stage::BossAttack && b.mover == BOSS) =>
+        {
+            Err(format!(
+                "phase=victim waits on an attacker: a die on the map (mover 0-11) with stage=attack, or the boss (mover=12) with stage=boss_attack (got stage={stage} mover={mover})"
+            ))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// [`check_flow`] for [`Phase::Target`]: `arg` is the skill (an index into the hero's three),
+/// the step (0, or 1 for the second choice of Gale Winds and Chain Lightning) and the first
+/// choice, which must be a location (Gale Winds: plus [`VILLAGER`](super::actions::VILLAGER)
+/// for the villager there).
+fn check_target(b: &Buried) -> Result<(), String> {
+    use super::content::SkillKind;
+    let skills = &b.hero_card().skills;
+    let k = b.arg[0] as usize;
+    let Some(skill) = skills.get(k) else {
+        return Err(format!(
+            "phase=target: arg's first number is the skill being used, 0-{} (got {k})",
+            skills.len() - 1
+        ));
+    };
+    let second = match skill.kind {
+        SkillKind::Gale(_) | SkillKind::Chain(_) => true,
+        SkillKind::Wall | SkillKind::Trap(_) => false,
+        _ => {
+            return Err(format!(
+                "phase=target: skill {k}, {}, takes no target",
+                skill.name
+            ));
+        }
+    };
+    match b.arg[1] {
+        0 => Ok(()),
+        1 if second => {
+            let first = b.arg[2];
+            let villager = super::actions::VILLAGER;
+            let gale = matches!(skill.kind, SkillKind::Gale(_));
+            let loc = if gale { first & !villager } else { first };
+            if (loc as usize) < NLOC {
+                Ok(())
+            } else {
+                Err(format!(
+                    "phase=target: arg's third number is the first choice of {}, a location 0-20{} (got {})",
+                    skill.name,
+                    if gale {
+                        " (plus 32 for the villager there)"
+                    } else {
+                        ""
+                    },
+                    loc_or_none(first)
+                ))
+            }
+        }
+        s => Err(format!(
+            "phase=target: arg's second number is the step of {}, {} (got {s})",
+            skill.name,
+            if second { "0 or 1" } else { "0" }
+        )),
+    }
 }
 
 /// The village as text (for `sololab play` and `Display`): the hero, villagers, camps and the
