@@ -1023,6 +1023,120 @@ fn position_errors_name_the_line_and_list_valid_names() {
 }
 
 #[test]
+fn a_pending_decision_the_state_cannot_go_on_from_is_refused_at_its_line() {
+    // Positions the reader took but `play` panicked on: a decision belongs to one phase, and
+    // what it refers to must exist. The empty state: one hero (hand size 7, empty hand), no
+    // enemy, the tutorial (not a campaign). The `game` line is line 2, `cursor` line 3.
+    let hero_phase = "is a decision of the hero phase, not of phase=";
+    // A decision of the Enemy Phase may be met in the Hero Phase (the rules' tests take one
+    // alone so), but not elsewhere; a Hero Phase decision only in its phase.
+    for (text, line, want) in [
+        (
+            "game pending=equip:1",
+            2,
+            "pending=equip:1 is a decision of the campaign phase, not of phase=hero".to_string(),
+        ),
+        (
+            "game phase=draw pending=pick_heal:255:3",
+            2,
+            "pending=pick_heal:255:3 is a decision of the enemy phase, not of phase=draw".into(),
+        ),
+        (
+            "game phase=over",
+            2,
+            "phase=over goes with a result other than 0, and only then".into(),
+        ),
+        (
+            "game phase=enemy pending=attack",
+            2,
+            format!("pending=attack {hero_phase}enemy"),
+        ),
+        (
+            "game phase=enemy",
+            2,
+            "phase=enemy waits on a decision, and pending=none gives it none (the enemy phase's are defend, pick_target, intimidate, redirect and pick_heal)".into(),
+        ),
+        (
+            "game pending=intimidate:1:0",
+            2,
+            "pending=intimidate:1:0: the last number counts the cards still to discard, at least 1".into(),
+        ),
+        (
+            "game phase=enemy pending=intimidate:1:2",
+            2,
+            "pending=intimidate:1:2: hero 1 has nothing to discard (no hand card but Wounds and Fatigue, no Persistent card)".into(),
+        ),
+        (
+            "game pending=pick_heal:255:3",
+            2,
+            "pending=pick_heal:255:3: the candidates (bit S-1 for enemy slot S) must be enemies in play with a card attached".into(),
+        ),
+        (
+            "game phase=enemy heroes=2 pending=pick_target:4",
+            2,
+            "pending=pick_target:4: the tied heroes (bit H-1 for hero H) must be some of the game's 2".into(),
+        ),
+        (
+            "game phase=enemy pending=redirect:1",
+            2,
+            "pending=redirect:1: hero 1 has no Ally to take it".into(),
+        ),
+        (
+            "game phase=draw pending=discard_down:1",
+            2,
+            "pending=discard_down:1: hero 1 holds no more than the hand size of 7 (or only Wounds and Fatigue), so nothing to discard down".into(),
+        ),
+        (
+            "game phase=campaign pending=equip:1",
+            2,
+            "pending=equip:1 is a step between the scenarios of a campaign, and campaign=-".into(),
+        ),
+        (
+            "game campaign=Old_Friends campaign_pos=2 phase=campaign pending=side:1",
+            2,
+            "pending=side:1: campaign_pos=2 is the campaign's last scenario, so no scenario follows".into(),
+        ),
+        (
+            "game pending=attack\nenemy 1 kind=Guard area=quest seq=0 attach=-\nattack hero=1 target=1 total=0 symbols=0 cards=Longsword_Slash@2.1",
+            2,
+            "attack cards: Longsword_Slash@2.1 is not a card of one of the game's 1 heroes with that option".into(),
+        ),
+        (
+            "game phase=enemy heroes=2 pending=pick_target:3\ncursor followers=4096",
+            3,
+            "followers=4096: a set of enemy slots (bit S-1 for slot S, S 1..=12)".into(),
+        ),
+        (
+            "game phase=enemy heroes=2 pending=pick_target:3\ncursor rank=1,3,2,4",
+            3,
+            "rank=1,3,2,4: every hero 1-4 once, the game's 2 first".into(),
+        ),
+    ] {
+        let e = Beyond::from_position(&format!("beyond-position 1\n{text}\n")).unwrap_err();
+        assert_eq!((e.line, e.message.as_str()), (line, want.as_str()), "{text}");
+    }
+    // The same decisions where they are real: an Intimidate with a card to discard, a tie
+    // between two heroes, a side choice with a scenario to follow.
+    let b = pos("game phase=enemy pending=intimidate:1:1\nhero 1 hand Longsword_Slash\n");
+    assert_eq!(
+        legal(&b),
+        vec![A::Discard {
+            card: card("Longsword Slash")
+        }]
+    );
+    let b = pos("game phase=enemy heroes=2 pending=pick_target:3\n");
+    assert_eq!(
+        legal(&b),
+        vec![A::Target { hero: 0 }, A::Target { hero: 1 }]
+    );
+    let b = pos("game campaign=Old_Friends campaign_pos=1 phase=campaign pending=side:1\n");
+    assert_eq!(
+        legal(&b),
+        vec![A::Side { alt: false }, A::Side { alt: true }]
+    );
+}
+
+#[test]
 fn bad_content_on_the_command_line_exits_2_and_writes_nothing() {
     let dir = std::env::temp_dir().join(format!("beyond-bad-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

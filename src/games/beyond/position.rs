@@ -30,7 +30,12 @@
 //! `pick_target:MASK`, `pick_heal:MASK:LEFT`, `redirect:H`, `equip:ITEM`, `side:H`.
 //! Lines may come in any order; `#` starts a comment; missing lines keep the empty state's
 //! values. [`parse`] refuses unknown names, values out of range and piles over capacity, at the
-//! line that has them.
+//! line that has them; and a state the game could not go on from, at its `game` or `cursor`
+//! line: a `pending` decision of another phase than `phase` (or none where the phase waits on
+//! one), or one whose hero, cards, enemies or campaign step do not exist (an Intimidate with
+//! nothing to discard, a Heal of an enemy without attachments, an Equip outside a campaign),
+//! `phase=over` without a result, and an Enemy Phase cursor whose followers or target order
+//! name no enemy or hero.
 
 use super::actions::BeyondAction as A;
 use super::content::{self, Content, NO_CARD};
@@ -438,6 +443,8 @@ pub fn parse(text: &str) -> Result<Beyond, PositionError> {
     let mut b = Beyond::empty(c);
     let card = |s: &str| c.card_index(s);
     let header_line = position_text::header(text, "beyond")?;
+    // The lines the state's cross-checks report at (0 when the line is left out).
+    let (mut game_line, mut cursor_line) = (0, 0);
     for (i, raw) in text.lines().enumerate() {
         let ctx = Ctx {
             line: i + 1,
@@ -452,6 +459,7 @@ pub fn parse(text: &str) -> Result<Beyond, PositionError> {
             "beyond-position" if i + 1 == header_line => {}
             "content" => {}
             "game" => {
+                game_line = i + 1;
                 for (k, v) in kv(&ctx, &parts[1..])? {
                     match k {
                         "scenario" => {
@@ -710,6 +718,7 @@ pub fn parse(text: &str) -> Result<Beyond, PositionError> {
                 }
             }
             "cursor" => {
+                cursor_line = i + 1;
                 let k_ = &mut b.cursor;
                 for (k, v) in kv(&ctx, &parts[1..])? {
                     match k {
@@ -753,11 +762,195 @@ pub fn parse(text: &str) -> Result<Beyond, PositionError> {
             other => return Err(ctx.err(format!("unknown line '{other}'"))),
         }
     }
+    position_text::over_with_result(game_line, b.phase == Phase::Over, b.result)?;
+    check_phase(&b).map_err(|m| position_text::error(game_line, m))?;
     check(&b).map_err(|m| PositionError {
         line: 0,
         message: m,
     })?;
+    check_pending(&b).map_err(|m| position_text::error(game_line, m))?;
+    check_cursor(&b).map_err(|m| position_text::error(cursor_line, m))?;
     Ok(b)
+}
+
+/// The phases a decision in progress may be met in, its own first (`pending=none`: the Hero
+/// Phase's ordinary choices, or a finished game). A decision of the Enemy Phase may also be
+/// met in the Hero Phase: once taken, the enemy phase does not go on and play is back to the
+/// heroes, which is how the rules' tests try one such decision alone. Every decision leaves a
+/// phase that has one: a Hero Phase decision (an attack, a cycle) ends in the Hero Phase.
+fn pending_phases(p: Pending) -> &'static [Phase] {
+    match p {
+        Pending::None => &[Phase::Hero, Phase::Over],
+        Pending::Attack | Pending::Cycle { .. } => &[Phase::Hero],
+        Pending::Defend
+        | Pending::PickTarget { .. }
+        | Pending::Intimidate { .. }
+        | Pending::Redirect { .. }
+        | Pending::PickHeal { .. } => &[Phase::Enemy, Phase::Hero],
+        Pending::DiscardDown { .. } => &[Phase::Draw],
+        Pending::Equip { .. } | Pending::Side { .. } => &[Phase::Campaign],
+    }
+}
+
+/// The decision in progress (`game pending=`) against the phase: met in one of its
+/// [`pending_phases`], and a phase that waits on a decision has one.
+fn check_phase(b: &Beyond) -> Result<(), String> {
+    let phase = phase_name(b.phase);
+    let allowed = pending_phases(b.pending);
+    if allowed.contains(&b.phase) {
+        return Ok(());
+    }
+    Err(if b.pending == Pending::None {
+        format!(
+            "phase={phase} waits on a decision, and pending=none gives it none (the {phase} phase's are {})",
+            match b.phase {
+                Phase::Enemy => "defend, pick_target, intimidate, redirect and pick_heal",
+                Phase::Draw => "discard_down",
+                _ => "equip and side",
+            }
+        )
+    } else {
+        format!(
+            "pending={} is a decision of the {} phase, not of phase={phase}",
+            pending_text(b.pending),
+            phase_name(allowed[0])
+        )
+    })
+}
+
+/// What the decision in progress (`game pending=`) refers to must exist (its committed cards,
+/// an Intimidate with a card to discard, a Heal's candidates alive and wounded, a campaign with
+/// a scenario to go on to), so that the rules never look past what the state holds.
+fn check_pending(b: &Beyond) -> Result<(), String> {
+    let c = b.content;
+    let n = b.n_heroes;
+    let pending = pending_text(b.pending);
+    let hero_of = |h: u8| (h + 1).to_string();
+    match b.pending {
+        Pending::Attack => {
+            check_commits(b, "attack", &b.attack.cards, &b.attack.owners, b.attack.n)
+        }
+        Pending::Defend => {
+            check_commits(b, "defend", &b.defend.cards, &b.defend.owners, b.defend.n)
+        }
+        Pending::Intimidate { hero, left } => {
+            if left == 0 {
+                Err(format!(
+                    "pending={pending}: the last number counts the cards still to discard, at least 1"
+                ))
+            } else if !b.discardable(hero as usize) {
+                Err(format!(
+                    "pending={pending}: hero {} has nothing to discard (no hand card but Wounds and Fatigue, no Persistent card)",
+                    hero_of(hero)
+                ))
+            } else {
+                Ok(())
+            }
+        }
+        Pending::DiscardDown { hero } if !b.needs_discard(hero as usize) => Err(format!(
+            "pending={pending}: hero {} holds no more than the hand size of {} (or only Wounds and Fatigue), so nothing to discard down",
+            hero_of(hero),
+            b.hand_size()
+        )),
+        Pending::PickTarget { tied } => {
+            if tied >> n != 0 || tied == 0 {
+                Err(format!(
+                    "pending={pending}: the tied heroes (bit H-1 for hero H) must be some of the game's {n}"
+                ))
+            } else {
+                Ok(())
+            }
+        }
+        Pending::PickHeal { cands, left } => {
+            let wounded = |e: usize| b.enemies[e].alive() && !b.enemies[e].attach.is_empty();
+            if left == 0 {
+                Err(format!(
+                    "pending={pending}: the last number counts the enemies still to heal, at least 1"
+                ))
+            } else if cands == 0 || (0..MAX_ENEMIES).any(|e| cands & 1 << e != 0 && !wounded(e)) {
+                Err(format!(
+                    "pending={pending}: the candidates (bit S-1 for enemy slot S) must be enemies in play with a card attached"
+                ))
+            } else {
+                Ok(())
+            }
+        }
+        Pending::Redirect { hero } if !b.has_ally(hero as usize) => Err(format!(
+            "pending={pending}: hero {} has no Ally to take it",
+            hero_of(hero)
+        )),
+        Pending::Equip { .. } | Pending::Side { .. } => {
+            if b.campaign == NO_CARD {
+                return Err(format!(
+                    "pending={pending} is a step between the scenarios of a campaign, and campaign=-"
+                ));
+            }
+            let scenarios = c.campaigns[b.campaign as usize].scenarios.len();
+            if b.campaign_pos as usize + 1 >= scenarios {
+                return Err(format!(
+                    "pending={pending}: campaign_pos={} is the campaign's last scenario, so no scenario follows",
+                    b.campaign_pos
+                ));
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The cards committed to an attack or a defense (`NAME@HERO.OPTION`): each by a hero of the
+/// game, with an option its card has (a Wound or Fatigue modifier: option 1).
+fn check_commits(b: &Beyond, what: &str, cards: &[u8], owners: &[u8], n: u8) -> Result<(), String> {
+    for k in 0..n as usize {
+        let (card, hero, opt) = (cards[k], owners[k] / 2, owners[k] % 2);
+        let opts = if b.is_wf(card) {
+            1
+        } else {
+            b.content.cards[card as usize].opts.len()
+        };
+        if hero >= b.n_heroes || opt as usize >= opts {
+            return Err(format!(
+                "{what} cards: {}@{}.{} is not a card of one of the game's {} heroes with that option",
+                enc(b.cname(card)),
+                hero + 1,
+                opt + 1,
+                b.n_heroes
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The Enemy Phase's cursor (`cursor` line), which the phase resumes from after a decision:
+/// type-order followers are enemy slots, and the target priority order lists every hero once,
+/// the game's heroes first.
+fn check_cursor(b: &Beyond) -> Result<(), String> {
+    let k = &b.cursor;
+    if b.phase != Phase::Enemy {
+        return Ok(());
+    }
+    if k.followers >> MAX_ENEMIES != 0 {
+        return Err(format!(
+            "followers={}: a set of enemy slots (bit S-1 for slot S, S 1..={MAX_ENEMIES})",
+            k.followers
+        ));
+    }
+    let n = b.n_heroes as usize;
+    let mut seen = [false; 4];
+    for &h in &k.rank {
+        seen[h as usize] = true;
+    }
+    if seen.contains(&false) || k.rank[..n].iter().any(|&h| h as usize >= n) {
+        return Err(format!(
+            "rank={}: every hero 1-4 once, the game's {n} first",
+            k.rank
+                .iter()
+                .map(|r| (r + 1).to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        ));
+    }
+    Ok(())
 }
 
 /// Consistency checks a loaded position must pass, so the rules can trust it.

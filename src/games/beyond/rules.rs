@@ -1462,7 +1462,9 @@ impl Beyond {
         self.enemy_stats(e).range >= 2 || self.enemies[e].area == h as u8
     }
 
-    fn discardable(&self, h: usize) -> bool {
+    /// Whether hero `h` has something Intimidate can make it discard: a hand card other than a
+    /// Wound or Fatigue, or a Persistent card.
+    pub fn discardable(&self, h: usize) -> bool {
         self.heroes[h]
             .hand
             .as_slice()
@@ -1471,7 +1473,8 @@ impl Beyond {
             || self.heroes[h].persist.iter().any(|p| p.card != NO_CARD)
     }
 
-    fn has_ally(&self, h: usize) -> bool {
+    /// Whether hero `h` has an Ally in its Hero Area (who may take a Poison or Intimidate).
+    pub fn has_ally(&self, h: usize) -> bool {
         self.heroes[h]
             .persist
             .iter()
@@ -2053,7 +2056,9 @@ impl Beyond {
         self.end_phase(rng, trace);
     }
 
-    fn needs_discard(&self, h: usize) -> bool {
+    /// Whether hero `h` must discard down in the Draw Phase: more cards than the hand size,
+    /// one of them not a Wound or Fatigue.
+    pub fn needs_discard(&self, h: usize) -> bool {
         self.heroes[h].hand.len() > self.hand_size()
             && self.heroes[h]
                 .hand
