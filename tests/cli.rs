@@ -476,6 +476,95 @@ fn play_rejects_bad_input_with_one_line() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Positions every reader took but the game could not go on from (`play` panicked, exit 101)
+/// are refused before the first decision with one line naming the file and the line, exit 2,
+/// whatever the policy; a position of a finished game is played as over.
+#[test]
+fn play_refuses_positions_the_game_cannot_go_on_from() {
+    let dir = temp_dir("play-stuck");
+    let cases = [
+        (
+            "buried",
+            "flow phase=victim",
+            ":2: phase=victim waits on an attacker: a die on the map (mover 0-11) with stage=attack, or the boss (mover=12) with stage=boss_attack (got stage=done mover=-)",
+        ),
+        (
+            "buried",
+            "flow phase=target arg=25,13,17",
+            ":2: phase=target: arg's first number is the skill being used, 0-2 (got 25)",
+        ),
+        (
+            "buried",
+            "flow phase=symbol sym=19,11",
+            ":2: phase=symbol sym=19,11: location 19 shows 1 stat symbol (sym=LOC,INDEX counts them from 0)",
+        ),
+        (
+            "buried",
+            "flow phase=push arg=28,20,2",
+            ":2: phase=push: arg's first number is the location of the villager being driven, and 28 holds none",
+        ),
+        (
+            "buried",
+            "flow phase=target",
+            ": the position leaves no legal action, and the game is not over",
+        ),
+        (
+            "beyond",
+            "game pending=equip:1",
+            ":2: pending=equip:1 is a decision of the campaign phase, not of phase=hero",
+        ),
+        (
+            "beyond",
+            "game pending=pick_heal:255:3",
+            ":2: pending=pick_heal:255:3: the candidates (bit S-1 for enemy slot S) must be enemies in play with a card attached",
+        ),
+        (
+            "beyond",
+            "game phase=over",
+            ":2: phase=over goes with a result other than 0, and only then",
+        ),
+        (
+            "beyond",
+            "game pending=intimidate:1:0",
+            ":2: pending=intimidate:1:0: the last number counts the cards still to discard, at least 1",
+        ),
+        (
+            "gods",
+            "encounter lone_brute\nscoundrel at=(12.00,20.00)",
+            ":3: the Scoundrel at=(12.00,20.00): the base overlaps fateling 1's at (12.00,20.00) (models stop at base contact)",
+        ),
+    ];
+    for (k, (game, body, want)) in cases.iter().enumerate() {
+        let pos = dir.join(format!("{k}.pos"));
+        std::fs::write(&pos, format!("{game}-position 1\n{body}\n")).unwrap();
+        for policy in ["random", "greedy", "mcts-200"] {
+            let o = sololab(&["play", game, "--policy", policy, "--position", path(&pos)]);
+            one_line_error(&o, &[]);
+            assert_eq!(
+                stderr(&o).trim_end(),
+                format!("sololab: error: {}{want}", pos.display()),
+                "{body} with {policy}"
+            );
+        }
+    }
+    let pos = dir.join("over.pos");
+    std::fs::write(&pos, "buried-position 1\nflow phase=over result=1\n").unwrap();
+    let o = sololab(&[
+        "play",
+        "buried",
+        "--policy",
+        "random",
+        "--position",
+        path(&pos),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o).lines().last(),
+        Some("outcome: won after 1 turns")
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn list_shows_what_exists() {
     let games = stdout(&sololab(&["list", "games"]));

@@ -467,6 +467,68 @@ fn a_position_refuses_unknown_keys_and_bases_off_the_table_naming_the_line() {
     }
 }
 
+/// A position's bases stand where the game could have put them: the Scoundrel's and every
+/// active fateling's clear of the obstacles and of each other, by the tolerances of an
+/// encounter's starting bases (touching is allowed). lone_brute: the Brute (radius 1) starts at
+/// (12, 20); obstacle 1 is the circle of radius 1.5 at (7, 11), obstacle 2 the rectangle
+/// [14, 10, 18, 11]; the Scoundrel's radius is 0.5.
+#[test]
+fn a_position_refuses_bases_on_each_other_or_in_an_obstacle() {
+    use sololab::Game;
+    use sololab::games::gods::Gods;
+    let read = |lines: &str| {
+        Gods::from_position(&format!("gods-position 1\nencounter lone_brute\n{lines}\n"))
+    };
+    let brute = |at: &str, state: &str| {
+        format!("fateling 1 state={state} at={at} wounds=0 activated=0 patrol=1")
+    };
+    for (lines, line, want) in [
+        (
+            "scoundrel at=(12.00,20.00)".to_string(),
+            3,
+            "the Scoundrel at=(12.00,20.00): the base overlaps fateling 1's at (12.00,20.00) (models stop at base contact)",
+        ),
+        (
+            "scoundrel at=(12.00,18.60)".to_string(),
+            3,
+            "the Scoundrel at=(12.00,18.60): the base overlaps fateling 1's at (12.00,20.00) (models stop at base contact)",
+        ),
+        (
+            format!(
+                "{}\nscoundrel at=(10.00,20.00)",
+                brute("(11.00,20.00)", "active")
+            ),
+            3,
+            "fateling 1 at=(11.00,20.00): the base overlaps the Scoundrel's at (10.00,20.00) (models stop at base contact)",
+        ),
+        (
+            "scoundrel at=(7.00,11.00)".to_string(),
+            3,
+            "the Scoundrel at=(7.00,11.00): the base overlaps obstacle 1 of the encounter (a model ends every move clear of obstacles)",
+        ),
+        (
+            brute("(16.00,11.50)", "active"),
+            3,
+            "fateling 1 at=(16.00,11.50): the base overlaps obstacle 2 of the encounter (a model ends every move clear of obstacles)",
+        ),
+    ] {
+        let e = read(&lines).unwrap_err();
+        assert_eq!((e.line, e.message.as_str()), (line, want), "{lines}");
+    }
+    // Touching is not overlapping; a slain fateling is off the table.
+    for lines in [
+        "scoundrel at=(12.00,18.50)".to_string(),
+        "scoundrel at=(7.00,9.00)".to_string(),
+        brute("(16.00,12.00)", "active"),
+        format!(
+            "{}\nscoundrel at=(12.00,20.00)",
+            brute("(12.00,20.00)", "slain")
+        ),
+    ] {
+        assert!(read(&lines).is_ok(), "{lines}: {:?}", read(&lines).err());
+    }
+}
+
 /// Each encounter's win condition reads as written (`win = slay_all | survive | "slay:NAME" |
 /// "reach:OBJECTIVE"`, the content header), and an unknown one is refused.
 #[test]

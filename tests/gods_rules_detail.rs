@@ -286,17 +286,18 @@ fn a_d10_shows_one_to_ten() {
 /// beyond, at 8.05 beyond), −1 only against a large target.
 #[test]
 fn a_shot_is_beyond_optimal_range_only_past_it_and_large_only_for_large_targets() {
-    // A guard (not large, defense 6, nothing within 1 inch of it).
-    let g = pair("sentries", 0, "(16.00,2.00)", 1, "(16.00,11.00)");
+    // A guard (not large, defense 6, nothing within 1 inch of it), west of the rock at
+    // (17, 3) so that the Scoundrel's base is clear of it.
+    let g = pair("sentries", 0, "(14.00,2.00)", 1, "(14.00,11.00)");
     assert!((g.distance(0) - 8.0).abs() < 1e-5, "{}", g.distance(0));
     let (t, far, large, cover) = g.shoot_target(0);
     assert!(!far && !large && !cover);
     assert_eq!(t, 6 - g.ability(AIM));
     // At 8.01 (the tolerance's edge, exactly 8 + 0.01 in f32): still not beyond.
-    let g = pair("sentries", 0, "(16.00,1.99)", 1, "(16.00,11.00)");
+    let g = pair("sentries", 0, "(14.00,1.99)", 1, "(14.00,11.00)");
     assert_eq!(g.distance(0), 8.0f32 + 0.01);
     assert!(!g.shoot_target(0).1);
-    let g = pair("sentries", 0, "(16.00,2.00)", 1, "(16.00,11.05)");
+    let g = pair("sentries", 0, "(14.00,2.00)", 1, "(14.00,11.05)");
     let (t, far, large, _) = g.shoot_target(0);
     assert!(far && !large);
     assert_eq!(t, 6 - g.ability(AIM) + 1);
@@ -455,8 +456,17 @@ fn a_shot_and_a_prepare_each_spend_an_action_and_are_counted() {
 /// touches it: centres 1.5 inches apart (her base 0.5) is reached, 1.55 is not.
 #[test]
 fn the_objective_is_reached_when_the_bases_touch() {
+    // The blind Crawler (fateling 3) starts at (31, 12) by the Relic: moved aside, so that the
+    // Scoundrel's base can touch the Relic's circle there.
     let reached = |me: &str| {
-        let mut g = pair("sentries", 0, me, 1, "(16.00,6.00)");
+        let mut g = at(
+            "sentries",
+            &format!(
+                "clock round=1 phase=scoundrel actions_left=2 assets_used=0 noise=0 result=0 decisions=0\n\
+                 scoundrel at={me}\n\
+                 fateling 3 state=active at=(31.00,18.00) wounds=0 activated=0 patrol=1"
+            ),
+        );
         g.check_end(&mut NoTrace);
         g.outcome()
     };

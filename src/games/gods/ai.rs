@@ -5,7 +5,7 @@
 //! CONTENT.md ("Reactions") and [`Reaction`]: what the fateling can see, hear and smell.
 
 use super::content::{Event, EventKind, MAX_FATELINGS, aspect};
-use super::geometry::{EPS, Pos, Pt};
+use super::geometry::{EPS, Pos, Pt, bases_overlap};
 use super::state::{FState, Gods};
 use crate::game::{GameRng, Tracer};
 
@@ -191,7 +191,10 @@ impl Gods {
                 let r = self.kind(s).radius;
                 let mut others = [(Pt::default(), 0.0); MAX_FATELINGS + 1];
                 let n = self.others(s, true, &mut others);
-                if others[..n].iter().any(|&(c, rc)| c.dist(at) < r + rc - EPS) {
+                if others[..n]
+                    .iter()
+                    .any(|&(c, rc)| bases_overlap(at, r, c, rc, EPS))
+                {
                     trace.event(|| {
                         format!(
                             "{caster} summons {}, but a base stands on its place",

@@ -18,7 +18,9 @@ use super::content::{
     MAX_ROUNDS, MAX_WOUND_CARDS, Objective, Placement, Ranged, ScoundrelRules, Win, WoundCard,
     WoundEffect, aspect,
 };
-use super::geometry::{MAX_VERTICES, Nav, Pos, Pt, QUANTUM, Shape};
+use super::geometry::{
+    EPS, MAX_VERTICES, Nav, Pos, Pt, QUANTUM, Shape, bases_overlap, obstacle_under,
+};
 use crate::content::{ContentText, FieldPath};
 use crate::game::SetupError;
 
@@ -650,10 +652,7 @@ impl Compiler<'_, '_> {
                     ),
                 ));
             }
-            if let Some(k) = obstacles
-                .iter()
-                .position(|o| o.inflate(radius - 0.01).contains(pt))
-            {
+            if let Some(k) = obstacle_under(pt, radius, &obstacles, EPS) {
                 return Err(self.err(
                     e,
                     field,
@@ -727,7 +726,7 @@ impl Compiler<'_, '_> {
             }
             let at = point(&format!("{field}.at"), p.at, k.radius)?;
             for &(q, qr, reserve) in &bases {
-                if !(reserve || p.reserve) && q.dist(at) < qr + k.radius - 0.01 {
+                if !(reserve || p.reserve) && bases_overlap(q, qr, at, k.radius, EPS) {
                     return Err(self.err(
                         e,
                         &format!("{field}.at"),

@@ -479,6 +479,24 @@ pub fn edge_distance(a: Pt, ra: f32, b: Pt, rb: f32) -> f32 {
     (a.dist(b) - ra - rb).max(0.0)
 }
 
+/// Whether two round bases (centres `a`, `b`, radii `ra`, `rb`) overlap by more than `tol`
+/// inches: their centres closer than the radii's sum less `tol`. [`EPS`] for an encounter's
+/// starting bases and a summoned fateling's place (bases in contact, rounded to hundredths, do
+/// not overlap); a position allows the slack of the lab's moves.
+#[inline]
+pub fn bases_overlap(a: Pt, ra: f32, b: Pt, rb: f32, tol: f32) -> bool {
+    a.dist(b) < ra + rb - tol
+}
+
+/// The index of the first of `obstacles` that a round base of radius `r` centred at `p` reaches
+/// into by more than `tol` inches (`p` inside the obstacle grown by `r - tol`, the keep-out the
+/// moves route around), if any: a base ends every move clear of obstacles (rulebook, Aspects).
+pub fn obstacle_under(p: Pt, r: f32, obstacles: &[Shape], tol: f32) -> Option<usize> {
+    obstacles
+        .iter()
+        .position(|o| o.inflate(r - tol).contains(p))
+}
+
 /// Whether `a` and `b` see each other: the segment between the centres passes through no
 /// obstacle's interior. Symmetric by construction (see [`Shape::blocks_segment`]).
 #[inline]

@@ -30,10 +30,17 @@
 use std::collections::BTreeMap;
 
 use super::content::{self, ABILITIES, Content, MAX_FATELINGS};
-use super::geometry::Pos;
+use super::geometry::{Pos, bases_overlap, obstacle_under};
 use super::state::{FState, Gods, Phase};
 use crate::game::PositionError;
 use crate::position_text;
+
+/// How far (inches) a base in a position may reach into an obstacle or another base: the lab's
+/// own moves end up to about a hundredth inside one (a route's corner nodes, a stop at base
+/// contact, the rounding to hundredths; 0.011 inch at most over 2,800 random games of every
+/// encounter), so five hundredths keeps every state the game reaches and refuses a base
+/// standing on another or in an obstacle.
+pub const BASE_SLACK: f32 = 0.05;
 
 /// The most actions left (and assets used) a position's `clock` line may give the Scoundrel
 /// phase it is in.
@@ -220,7 +227,8 @@ impl<'a> Fields<'a> {
 /// line, an unknown content file, encounter, asset or wound name, a number out of range, a
 /// coordinate with more than two decimals or off the table, a fateling index past the
 /// encounter's, a wound deck that is not the content's cards, face-up slots not yet drawn, a
-/// pending target or card out of range, or a phase that disagrees with the result.
+/// pending target or card out of range, a phase that disagrees with the result, or a base on
+/// the table (the Scoundrel's, an active fateling's) that overlaps an obstacle or another base.
 pub fn parse(text: &str) -> Result<Gods, PositionError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let lines: Vec<(usize, &str)> = text
@@ -282,6 +290,7 @@ pub fn parse(text: &str) -> Result<Gods, PositionError> {
             .ok_or_else(|| err(n, format!("unknown asset '{name}'")))
     };
     let mut seen = std::collections::BTreeSet::new();
+    let mut base_lines = [0usize; MAX_FATELINGS + 1];
     for &(n, l) in &lines[1..] {
         let (key, rest) = l.split_once(' ').unwrap_or((l, ""));
         let rest = rest.trim();
@@ -365,9 +374,7 @@ pub fn parse(text: &str) -> Result<Gods, PositionError> {
                 if g.result as usize > 1 + super::LOSS_CAUSES.len() {
                     return Err(err(n, format!("result={} is not 0, 1 or 2..=4", g.result)));
                 }
-                if (g.result != 0) != (g.phase == Phase::Over) {
-                    return Err(err(n, "phase=over goes with a result and only with one"));
-                }
+                position_text::over_with_result(n, g.phase == Phase::Over, g.result)?;
             }
             "pending" => {
                 let mut f = Fields {
@@ -403,6 +410,7 @@ pub fn parse(text: &str) -> Result<Gods, PositionError> {
                 };
                 let p = pos(n, f.take("at")?)?;
                 g.at = on_table(n, p, content.scoundrel.radius)?;
+                base_lines[0] = n;
                 f.done()?;
             }
             "fateling" => {
@@ -418,6 +426,7 @@ pub fn parse(text: &str) -> Result<Gods, PositionError> {
                     what: "fateling",
                     m: pairs(n, rest)?,
                 };
+                base_lines[1 + i] = n;
                 let fl = &mut g.fatelings[i];
                 fl.state = match f.take("state")? {
                     "reserve" => FState::Reserve,
@@ -598,5 +607,61 @@ pub fn parse(text: &str) -> Result<Gods, PositionError> {
     if g.deck_len as usize + (g.hand_size() as usize) > content::ASSET_DECK * 2 {
         return Err(err(0, "too many asset cards"));
     }
+    check_bases(&g, &base_lines)?;
     Ok(g)
+}
+
+/// The models on the table stand where the game could have put them: no base overlaps an
+/// obstacle (rulebook, Aspects: a model "must finish her move clear of any obstacles") nor
+/// another model's base (a move stops at base contact, CONTENT.md "Geometry") by more than
+/// [`BASE_SLACK`]. `lines[0]` is the `scoundrel` line's number, `lines[1 + i]` fateling `i`'s
+/// (0 when left out: the encounter's start). Reserve and slain fatelings are off the table.
+fn check_bases(g: &Gods, lines: &[usize; MAX_FATELINGS + 1]) -> Result<(), PositionError> {
+    // (line, what, centre, radius) of each base on the table.
+    let mut bases = vec![(
+        lines[0],
+        "the Scoundrel".to_string(),
+        g.at,
+        g.content.scoundrel.radius,
+    )];
+    for f in 0..g.n_fatelings() {
+        if g.active(f) {
+            bases.push((
+                lines[1 + f],
+                format!("fateling {}", f + 1),
+                g.fatelings[f].at,
+                g.kind(f).radius,
+            ));
+        }
+    }
+    for (k, (line, what, at, r)) in bases.iter().enumerate() {
+        let p = at.pt();
+        if let Some(o) = obstacle_under(p, *r, &g.enc().obstacles, BASE_SLACK) {
+            return Err(err(
+                *line,
+                format!(
+                    "{what} at={at}: the base overlaps obstacle {} of the encounter (a model ends every move clear of obstacles)",
+                    o + 1
+                ),
+            ));
+        }
+        for (line2, other, at2, r2) in &bases[..k] {
+            if bases_overlap(at2.pt(), *r2, p, *r, BASE_SLACK) {
+                // Reported at the line that places the base (this one's, unless it stands at
+                // the encounter's start and the other's line is written).
+                let (line, what, at, other, at2) = if *line == 0 && *line2 != 0 {
+                    (*line2, other, at2, what, at)
+                } else {
+                    (*line, what, at, other, at2)
+                };
+                return Err(err(
+                    line,
+                    format!(
+                        "{what} at={at}: the base overlaps {other}'s at {at2} (models stop at base contact)"
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
