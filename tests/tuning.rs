@@ -972,11 +972,11 @@ fn the_gods_real_values_are_listed_swept_and_refused_from_the_command_line() {
     };
     assert_eq!(
         line("scoundrel.move"),
-        ["scoundrel.move", "4.0", "(0.0,", "600.0]"]
+        ["scoundrel.move", "4.0", "[0.01,", "600.0]"]
     );
     assert_eq!(
         line("scoundrel.base_radius"),
-        ["scoundrel.base_radius", "0.5", "(0.0,", "2.0]"]
+        ["scoundrel.base_radius", "0.5", "[0.01,", "2.0]"]
     );
     assert_eq!(
         line("fate.wounds_to_perish"),
