@@ -205,8 +205,14 @@ fn resolve(t: &TuneArgs, suffix: &str) -> Result<Resolved> {
     })
 }
 
-fn setup_values(e: &Experiment) -> SetupValues {
-    e.setup.iter().cloned().collect()
+/// The experiment's `[setup]` with every content value path in its one spelling
+/// ([`lab::canonical_setup`]), so a value the tuning commands move or replace is found
+/// whichever spelling the experiment gave it; two keys naming one value are refused at the
+/// later one ([`lab::check_value_keys`]).
+fn setup_values<G: Game>(e: &Experiment) -> Result<SetupValues> {
+    lab::check_value_keys::<G>(e)?;
+    let values: SetupValues = e.setup.iter().cloned().collect();
+    lab::canonical_setup::<G>(&values).map_err(|e| anyhow::anyhow!("{}", e.0))
 }
 
 /// Runs `work` while printing a progress line every 10 seconds on stderr (unless quiet).
@@ -329,9 +335,13 @@ fn file_part(path: &str) -> String {
 fn calibrate_typed<G: Game>(args: &CalibrateArgs, r: &Resolved) -> Result<()> {
     let factory = lab::policy_factory::<G>(&r.strategy, Path::new(STRATEGIES_DIR))
         .map_err(|e| anyhow::anyhow!("--strategy {}: {e}", r.strategy))?;
-    let mut base = setup_values(&r.experiment);
-    base.remove(&args.value);
-    let t = lab::tunables::<G>(&base, Some(std::slice::from_ref(&args.value)))
+    let mut base = setup_values::<G>(&r.experiment)?;
+    // The value in its one spelling, the one `base` and the probes use.
+    let value = lab::canonical_keys::<G>(&base, &[args.value.as_str()])
+        .swap_remove(0)
+        .unwrap_or_else(|| args.value.clone());
+    base.remove(&value);
+    let t = lab::tunables::<G>(&base, Some(std::slice::from_ref(&value)))
         .map_err(|e| anyhow::anyhow!("--value {}", e.0))?;
     let domain = match (&t[0].range, args.range) {
         (Range::Int(ir), range) => {
@@ -389,7 +399,7 @@ fn calibrate_typed<G: Game>(args: &CalibrateArgs, r: &Resolved) -> Result<()> {
     let (end_lo, end_hi) = domain.end_values();
     for v in [end_lo, end_hi] {
         let mut values = base.clone();
-        values.insert(args.value.clone(), v);
+        values.insert(value.clone(), v);
         G::resolve_setup(&values).map_err(|e| anyhow::anyhow!("--range: {}", e.0))?;
     }
     if let Some(m) = args.max_games.filter(|&m| m < r.games) {
@@ -400,7 +410,7 @@ fn calibrate_typed<G: Game>(args: &CalibrateArgs, r: &Resolved) -> Result<()> {
         );
     }
     let spec = CalibrateSpec {
-        path: args.value.clone(),
+        path: value.clone(),
         domain,
         target: args.target,
         precision: args.precision.or(r.experiment.precision).unwrap_or(0.02),
@@ -526,7 +536,7 @@ pub fn sensitivity_command(args: &SensitivityArgs) -> Result<()> {
 fn sensitivity_typed<G: Game>(args: &SensitivityArgs, r: &Resolved) -> Result<()> {
     let factory = lab::policy_factory::<G>(&r.strategy, Path::new(STRATEGIES_DIR))
         .map_err(|e| anyhow::anyhow!("--strategy {}: {e}", r.strategy))?;
-    let base = setup_values(&r.experiment);
+    let base = setup_values::<G>(&r.experiment)?;
     G::resolve_setup(&base).map_err(|e| anyhow::anyhow!("{}: {}", r.experiment.name, e.0))?;
     let only = (!args.values.is_empty()).then_some(args.values.as_slice());
     let tunables = lab::sensitivity_tunables::<G>(&base, only)

@@ -40,7 +40,8 @@ use crate::game::SetupError;
 
 pub mod values;
 pub use values::{
-    ContentValue, ValueKind, content_values, is_value_path, resolve_content, set_values,
+    ContentValue, ValueKind, canonical_paths, content_values, is_value_path, resolve_content,
+    same_content, set_values,
 };
 
 /// One step of a [`FieldPath`]: a key of a table or a 0-based index into an array.

@@ -226,7 +226,11 @@ pub trait Game: Copy + Send + Sync + PartialEq + fmt::Debug + fmt::Display + 'st
     /// One player decision (small, `Copy`).
     type Action: Copy + Eq + fmt::Debug + Send + Sync;
     /// A resolved setup (from one experiment cell), validated once before any game is played.
-    type Setup: Clone + fmt::Debug + Send + Sync;
+    /// Two setups are equal when every game starts alike from them: the same choices and the
+    /// same content, compared by reference ([`crate::content::same_content`]). The lab refuses
+    /// two values of a sweep axis that resolve to equal setups in every cell (one setting spelt
+    /// twice, [`crate::lab::Plan::new`]), and matches a `[compare]` baseline the same way.
+    type Setup: Clone + fmt::Debug + Send + Sync + PartialEq;
 
     /// The name users type (`rift`).
     const NAME: &'static str;
@@ -254,15 +258,6 @@ pub trait Game: Copy + Send + Sync + PartialEq + fmt::Debug + fmt::Display + 'st
     /// setup (rift's `game`: the content's campaign games), in order (for error messages and
     /// `list axes`); empty otherwise.
     fn axis_names(setup: &Self::Setup, axis: &str) -> Vec<String>;
-    /// One spelling of the setting `value` names on axis `axis`, for a game that reads several
-    /// spellings as one setting where the lab's own comparison of names (ASCII case, `_` for a
-    /// space, spellings of a whole number) tells them apart: the Gods' `abilities`, in any
-    /// order. The lab refuses a sweep that lists one setting twice ([`crate::lab::Plan::new`]).
-    /// `None` (the default) for a value the game has no other spelling of, or cannot read (its
-    /// resolution reports that).
-    fn canonical_axis_value(_axis: &str, _value: &AxisValue) -> Option<String> {
-        None
-    }
     /// The text of the game's built-in content file (TOML), whose values are setup axes by
     /// path (`monster.Demon.normal.hp`; [`crate::content::values`]); `None` (the default) for
     /// a game without a content file. A game with one resolves its content through

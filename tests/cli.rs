@@ -174,7 +174,7 @@ fn bad_axis_value_is_rejected() {
 #[test]
 fn one_ability_allocation_in_another_order_is_refused() {
     // The Gods read `abilities` in any order: the same build spelt twice would make two
-    // identical cells. The game's canonical spelling names it.
+    // identical cells (the game resolves both to one setup).
     let text = "name = \"bad\"\ngame = \"gods\"\nstrategies = [\"random\"]\ngames = 5\nseed = 1\n\
                 [sweep]\nabilities = [\"strength=3,aim=2,wits=1,dodge=0\", \
                 \"dodge=3,aim=2,wits=1,strength=0\", \"aim=2, strength=3,dodge=0,wits=1\"]\n";
@@ -184,7 +184,8 @@ fn one_ability_allocation_in_another_order_is_refused() {
         &[
             "bad.toml:7:84:",
             "axis 'abilities': value \"aim=2, strength=3,dodge=0,wits=1\" is the same setting as \
-             \"strength=3,aim=2,wits=1,dodge=0\" listed before (strength=3,aim=2,wits=1,dodge=0)",
+             \"strength=3,aim=2,wits=1,dodge=0\" listed before (the game resolves both to one \
+             setup)",
         ],
     );
 }

@@ -6,12 +6,14 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use sololab::games::beyond::Beyond;
+use sololab::games::gods::Gods;
 use sololab::games::race::{Race, RaceAction};
 use sololab::games::rift::Rift;
 use sololab::lab::{
     self, ErrorKind, Experiment, PairedCounts, Plan, PolicyFactory, Report, RunOptions,
 };
-use sololab::{GameRng, Outcome, Policy, below};
+use sololab::{AxisValue, Game, GameRng, Outcome, Policy, below};
 
 /// Uniform over the legal actions, from the policy stream.
 struct Coin;
@@ -233,12 +235,17 @@ fn first_games(plan: &Plan<Race>, cell: &lab::CellReport, games: u64) -> lab::To
 
 #[test]
 fn compare_and_precision_errors_are_located() {
+    // Which cell a baseline names needs the game (a value may be another spelling of one the
+    // sweep lists): the plan says, at the same places.
     let err = |rest: &str| {
         let text = format!(
             "name = \"x\"\ngame = \"race\"\nstrategies = [\"coin\", \"pace\"]\ngames = 10\n\
              seed = 1\n[sweep]\nstart = [0, 2]\n{rest}"
         );
-        Experiment::parse(&text, "x.toml").unwrap_err().to_string()
+        match Experiment::parse(&text, "x.toml") {
+            Err(e) => e.to_string(),
+            Ok(e) => Plan::<Race>::new(e, strategy).unwrap_err().to_string(),
+        }
     };
     assert_eq!(
         err("[compare]\nbaseline = { strategy = \"coin\" }\n"),
@@ -283,6 +290,74 @@ fn compare_and_precision_errors_are_located() {
     let again = Experiment::parse(&e.to_toml(), "again.toml").unwrap();
     assert_eq!(again.to_toml(), e.to_toml());
     assert_eq!((again.precision, again.max_games), (Some(0.01), Some(100)));
+}
+
+/// An experiment of game `G` (named `game`) with two strategies and `rest`, planned.
+fn game_plan<G: Game>(game: &str, rest: &str) -> Result<Plan<G>, String> {
+    let text = format!(
+        "name = \"x\"\ngame = \"{game}\"\nstrategies = [\"random\", \"greedy\"]\ngames = 3\n\
+         seed = 1\n{rest}"
+    );
+    let e = Experiment::parse(&text, "x.toml").map_err(|e| e.to_string())?;
+    Plan::<G>::new(e, |n| lab::strategy_source::<G>(n, Path::new("strategies")))
+        .map_err(|e| e.to_string())
+}
+
+#[test]
+fn a_baseline_spelt_as_the_game_reads_it_names_its_cell() {
+    // A baseline value or key the game reads as one of the sweep's names that cell (it was
+    // refused as "not one of the experiment's values"), and is recorded as the sweep writes it.
+    let gods = game_plan::<Gods>(
+        "gods",
+        "[sweep]\n\"scoundrel.max_range\" = [24, 20]\n\
+         [compare]\nbaseline = { strategy = \"greedy\", \"scoundrel.max_range\" = 20.0 }\n",
+    )
+    .unwrap();
+    assert_eq!(gods.experiment.baseline_cell(), Some(3));
+    let recorded = gods.experiment.to_toml();
+    assert!(
+        recorded.contains("baseline = { strategy = \"greedy\", \"scoundrel.max_range\" = 20 }\n"),
+        "{recorded}"
+    );
+    let beyond = game_plan::<Beyond>(
+        "beyond",
+        "[sweep]\nscenario = [\"Old Friends\", \"The Huntmaster's Trail\"]\n\
+         [compare]\nbaseline = { strategy = \"random\", scenario = \"the_huntmaster's_trail\" }\n",
+    )
+    .unwrap();
+    assert_eq!(beyond.experiment.baseline_cell(), Some(1));
+    let rift = game_plan::<Rift>(
+        "rift",
+        "[sweep]\n\"monster.Demon.normal.hp\" = [2, 3]\n\
+         [compare]\nbaseline = { strategy = \"random\", \"monster[1].normal.hp\" = 3 }\n",
+    )
+    .unwrap();
+    assert_eq!(rift.experiment.baseline_cell(), Some(1));
+    assert_eq!(
+        rift.experiment.baseline.as_ref().unwrap()[1],
+        ("monster.Demon.normal.hp".to_string(), AxisValue::Int(3))
+    );
+    // Another setting, or another value, is still no cell.
+    assert_eq!(
+        game_plan::<Gods>(
+            "gods",
+            "[sweep]\n\"scoundrel.max_range\" = [24, 20]\n\
+             [compare]\nbaseline = { strategy = \"greedy\", \"scoundrel.max_range\" = 22.0 }\n",
+        )
+        .unwrap_err(),
+        "x.toml:9:59: [compare] baseline: scoundrel.max_range = 22.0 is not one of the \
+         experiment's values (24, 20)"
+    );
+    assert_eq!(
+        game_plan::<Rift>(
+            "rift",
+            "[sweep]\n\"monster.Demon.normal.hp\" = [2, 3]\n\
+             [compare]\nbaseline = { strategy = \"random\", \"monster[2].normal.hp\" = 3 }\n",
+        )
+        .unwrap_err(),
+        "x.toml:9:35: [compare] baseline: 'monster[2].normal.hp' is not the strategy or a sweep \
+         axis (valid: strategy, monster.Demon.normal.hp)"
+    );
 }
 
 #[test]

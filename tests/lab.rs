@@ -4,9 +4,13 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use sololab::games::beyond::Beyond;
+use sololab::games::gods::Gods;
 use sololab::games::race::{Race, RaceAction};
+use sololab::games::rift::Rift;
 use sololab::lab::{
-    self, ErrorKind, Experiment, Plan, PolicyFactory, Report, RunOptions, Z95, wilson,
+    self, ErrorKind, Experiment, ExperimentError, Plan, PolicyFactory, Report, RunOptions, Z95,
+    wilson,
 };
 use sololab::{Game, GameRng, Policy, below};
 
@@ -430,37 +434,177 @@ fn string_values_are_quoted_in_messages() {
     );
 }
 
+/// An experiment of game `G` (`game` its name) with the shipped random player and `rest`,
+/// read from `file` (relative file names resolve against its folder) and planned.
+fn game_plan<G: Game>(game: &str, rest: &str, file: &Path) -> Result<Plan<G>, ExperimentError> {
+    let text = format!(
+        "name = \"t\"\ngame = \"{game}\"\nstrategies = [\"random\"]\ngames = 3\nseed = 1\n{rest}"
+    );
+    std::fs::write(file, text).unwrap();
+    Plan::<G>::new(Experiment::load(file)?, |n| {
+        lab::strategy_source::<G>(n, Path::new("strategies"))
+    })
+}
+
 #[test]
-fn one_setting_spelt_two_ways_is_listed_twice() {
-    // Names the games cannot tell apart (case, `_` for a space, surrounding spaces) and
-    // spellings of one whole number would make two identical cells: refused at the second.
-    for (values, second) in [
-        ("[\"1\", \"01\"]", "\"01\""),
-        ("[\"1\", \"+1\"]", "\"+1\""),
-        ("[\"2\", \" 2\"]", "\" 2\""),
-        ("[\"Bastian\", \"bastian\"]", "\"bastian\""),
-        ("[\"Out Through\", \"out_through \"]", "\"out_through \""),
+fn one_setting_spelt_two_ways_is_refused_at_the_second() {
+    // Two values the game resolves to one setup would make two identical cells under two
+    // labels: refused at the second, whatever makes them one (a space after a comma, case, a
+    // number written with a zero or a sign, a whole number for a real value).
+    let dir = temp_dir("same-setting");
+    let file = dir.join("t.toml");
+    let refused = |game: &str, rest: &str| -> String {
+        let err = match game {
+            "beyond" => game_plan::<Beyond>(game, rest, &file).map(|_| ()),
+            "rift" => game_plan::<Rift>(game, rest, &file).map(|_| ()),
+            _ => game_plan::<Gods>(game, rest, &file).map(|_| ()),
+        };
+        let err = err.expect_err(rest).to_string();
+        let at = format!("{}:", file.display());
+        err.strip_prefix(&at).unwrap_or(&err).to_string()
+    };
+    for (game, rest, at, second, first) in [
+        (
+            "beyond",
+            "heroes = [\"Bastian,Elisa\", \"Bastian, Elisa\"]",
+            "7:28",
+            "\"Bastian, Elisa\"",
+            "\"Bastian,Elisa\"",
+        ),
+        (
+            "beyond",
+            "heroes = [\"1\", \"01\"]",
+            "7:16",
+            "\"01\"",
+            "\"1\"",
+        ),
+        (
+            "beyond",
+            "heroes = [\"2\", \"+2\"]",
+            "7:16",
+            "\"+2\"",
+            "\"2\"",
+        ),
+        (
+            "beyond",
+            "heroes = [\"Bastian\", \"bastian\"]",
+            "7:22",
+            "\"bastian\"",
+            "\"Bastian\"",
+        ),
+        (
+            "rift",
+            "maps = [\"Stormbreak Ridge,Sunken Causeway\", \"Stormbreak Ridge, Sunken Causeway\"]",
+            "7:45",
+            "\"Stormbreak Ridge, Sunken Causeway\"",
+            "\"Stormbreak Ridge,Sunken Causeway\"",
+        ),
+        (
+            "rift",
+            "upgrades = [\"0,0,0,0\", \"0, 0, 0, 0\"]",
+            "7:24",
+            "\"0, 0, 0, 0\"",
+            "\"0,0,0,0\"",
+        ),
+        (
+            "gods",
+            "\"scoundrel.max_range\" = [24, 24.0]",
+            "7:30",
+            "24.0",
+            "24",
+        ),
     ] {
-        let err = Experiment::parse(
-            &experiment("\"coin\"", 10, 1, &format!("[sweep]\nname = {values}\n")),
-            "race.toml",
-        )
-        .unwrap_err();
-        assert!(
-            err.to_string()
-                .ends_with(&format!("axis 'name': value {second} is listed twice")),
-            "{values}: {err}"
+        let axis = rest.split(" = ").next().unwrap().trim_matches('"');
+        assert_eq!(
+            refused(game, &format!("[sweep]\n{rest}\n")),
+            format!(
+                "{at}: axis '{axis}': value {second} is the same setting as {first} listed \
+                 before (the game resolves both to one setup)"
+            ),
+            "{rest}"
         );
     }
-    // Different names and numbers stay different cells.
-    for values in [
-        "[\"1\", \"10\"]",
-        "[\"Bastian\", \"Bastian 2\"]",
-        "[\"a_b\", \"ab\"]",
+    // Other settings stay two cells.
+    for (rest, cells) in [
+        ("heroes = [\"Bastian,Elisa\", \"Elisa,Bastian\", \"2\"]", 3),
+        ("heroes = [\"1\", \"2\"]", 2),
     ] {
-        let text = experiment("\"coin\"", 10, 1, &format!("[sweep]\nname = {values}\n"));
-        assert!(Experiment::parse(&text, "race.toml").is_ok(), "{values}");
+        let plan = game_plan::<Beyond>("beyond", &format!("[sweep]\n{rest}\n"), &file);
+        assert_eq!(plan.unwrap().cells.len(), cells, "{rest}");
     }
+    let plan = game_plan::<Rift>(
+        "rift",
+        "[sweep]\nupgrades = [\"0,0,0,0\", \"0,0,0,1\"]\n",
+        &file,
+    );
+    assert_eq!(plan.unwrap().cells.len(), 2);
+    let plan = game_plan::<Gods>(
+        "gods",
+        "[sweep]\n\"scoundrel.max_range\" = [24, 24.5]\n",
+        &file,
+    );
+    assert_eq!(plan.unwrap().cells.len(), 2);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn two_spellings_of_one_content_value_are_one_key_given_twice() {
+    // `monster[1]` is the Demon: with both spellings one value silently overrode the other (the
+    // cell labelled hp = 9 played at hp 1). Refused at the later key, wherever it is.
+    let dir = temp_dir("alias");
+    let file = dir.join("t.toml");
+    let err = game_plan::<Rift>(
+        "rift",
+        "[setup]\n\"monster[1].normal.hp\" = 1\n[sweep]\n\"monster.Demon.normal.hp\" = [1, 9]\n",
+        &file,
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "{}:9:1: axis 'monster.Demon.normal.hp' is given twice: 'monster[1].normal.hp' \
+             ([setup], line 7) names the same content value",
+            file.display()
+        )
+    );
+    let err = game_plan::<Rift>(
+        "rift",
+        "[sweep]\n\"monster.Demon.normal.hp\" = [1, 9]\n[setup]\n\"monster[01].normal.hp\" = 1\n",
+        &file,
+    )
+    .unwrap_err();
+    assert!(
+        err.to_string().ends_with(
+            ":9:1: axis 'monster[01].normal.hp' is given twice: 'monster.Demon.normal.hp' \
+             ([sweep], line 7) names the same content value"
+        ),
+        "{err}"
+    );
+    // Alone, either spelling sets the Demon's hp: the same setup.
+    let one = game_plan::<Rift>("rift", "[setup]\n\"monster[1].normal.hp\" = 9\n", &file).unwrap();
+    let other =
+        game_plan::<Rift>("rift", "[setup]\n\"monster.Demon.normal.hp\" = 9\n", &file).unwrap();
+    assert!(one.cells[0].setup == other.cells[0].setup);
+    assert_eq!(one.cells[0].setup.content.monsters[0].name, "Demon");
+    assert_eq!(one.cells[0].setup.content.monsters[0].normal.hp, 9);
+
+    // `--set` too, in either order, as the same spelling twice is.
+    let pairs = |a: &str, b: &str| {
+        lab::setup_from_pairs::<Rift>(&[a.into(), b.into()])
+            .unwrap_err()
+            .to_string()
+    };
+    assert_eq!(
+        pairs("monster.Demon.normal.hp=9", "monster[1].normal.hp=1"),
+        "--set monster[1].normal.hp=1: axis 'monster[1].normal.hp' is given twice (first as \
+         --set monster.Demon.normal.hp=9, the same content value)"
+    );
+    assert_eq!(
+        pairs("monster[+1].normal.hp=1", "monster.Demon.normal.hp=9"),
+        "--set monster.Demon.normal.hp=9: axis 'monster.Demon.normal.hp' is given twice (first \
+         as --set monster[+1].normal.hp=1, the same content value)"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -579,31 +723,47 @@ fn file_values_resolve_against_the_experiment_folder() {
 
 #[test]
 fn one_file_named_twice_in_a_sweep_is_refused_once_resolved() {
-    // "cards.toml" and the folder's absolute path to it are two names before resolution and
-    // one file after: two identical cells with one recorded label.
+    // "cards.toml", "./cards.toml" and the folder's absolute path to it are three names before
+    // resolution and one file after: identical cells under two labels.
     let dir = temp_dir("same-file");
     let file = dir.join("exp.toml");
-    let absolute = dir.join("cards.toml").to_string_lossy().into_owned();
     std::fs::write(
-        &file,
-        experiment(
-            "\"coin\"",
-            10,
-            1,
-            &format!("[sweep]\ndeck = [\"cards.toml\", {absolute:?}]\n"),
-        ),
+        dir.join("cards.toml"),
+        sololab::games::rift::content::BUILTIN_TOML,
     )
     .unwrap();
-    let err = Experiment::load(&file).unwrap_err().to_string();
-    assert!(
-        err.starts_with(&format!("{}:7:23: ", file.display()))
-            && err.ends_with(&format!(
-                "axis 'deck': names the file {absolute}, as its value 1 does"
-            )),
-        "{err}"
-    );
-    // Without the second name it loads, and the baseline's strategy name (even one ending in
-    // .toml) is not taken for a file.
+    let absolute = dir.join("cards.toml").to_string_lossy().into_owned();
+    for (second, column) in [("\"./cards.toml\"", 26), (&format!("{absolute:?}"), 26)] {
+        let err = game_plan::<Rift>(
+            "rift",
+            &format!("[sweep]\ncontent = [\"cards.toml\", {second}]\n"),
+            &file,
+        )
+        .unwrap_err()
+        .to_string();
+        assert_eq!(
+            err,
+            format!(
+                "{}:7:{column}: axis 'content': value {second} is the same setting as \
+                 \"cards.toml\" listed before (the game resolves both to one setup)",
+                file.display()
+            )
+        );
+    }
+    // Two files are two contents, even with the same text.
+    std::fs::write(
+        dir.join("copy.toml"),
+        sololab::games::rift::content::BUILTIN_TOML,
+    )
+    .unwrap();
+    let plan = game_plan::<Rift>(
+        "rift",
+        "[sweep]\ncontent = [\"cards.toml\", \"copy.toml\"]\n",
+        &file,
+    )
+    .unwrap();
+    assert_eq!(plan.cells.len(), 2);
+    // The baseline's strategy name (even one ending in .toml) is not taken for a file.
     std::fs::write(
         &file,
         experiment(

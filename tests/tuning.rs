@@ -672,7 +672,7 @@ impl std::fmt::Display for Flip {
 }
 
 /// The fixture's content: the probability of a win.
-#[derive(Debug)]
+#[derive(Debug, PartialEq)]
 struct FlipContent {
     p: f64,
 }
@@ -1033,4 +1033,37 @@ fn the_gods_real_values_are_listed_swept_and_refused_from_the_command_line() {
         "{err}"
     );
     assert_eq!(err.lines().count(), 1);
+}
+
+#[test]
+fn tuning_finds_a_content_value_in_either_spelling() {
+    // `monster[1]` is the Demon. `sensitivity --values` refused the index spelling that `run`
+    // takes, and a `[setup]` in it was not the value the tuning commands list and move.
+    let base = one("monster[1].normal.hp", AxisValue::Int(5));
+    let only = ["monster[1].normal.hp".to_string()];
+    let t = lab::tunables::<Rift>(&base, Some(&only)).unwrap();
+    assert_eq!(t.len(), 1);
+    assert_eq!(t[0].path, "monster.Demon.normal.hp");
+    assert_eq!(t[0].current, "5");
+    assert_eq!(
+        lab::canonical_setup::<Rift>(&base).unwrap(),
+        one("monster.Demon.normal.hp", AxisValue::Int(5))
+    );
+    let both = [
+        "monster[1].normal.hp".to_string(),
+        "monster.Demon.normal.hp".to_string(),
+    ];
+    assert_eq!(
+        lab::sensitivity_tunables::<Rift>(&SetupValues::new(), Some(&both))
+            .unwrap_err()
+            .0,
+        "'monster.Demon.normal.hp' is listed twice (first as 'monster[1].normal.hp', the same \
+         content value)"
+    );
+    let mut aliased = base.clone();
+    aliased.insert("monster.Demon.normal.hp".into(), AxisValue::Int(3));
+    assert_eq!(
+        lab::canonical_setup::<Rift>(&aliased).unwrap_err().0,
+        "axis 'monster[1].normal.hp' is given twice (first as 'monster.Demon.normal.hp')"
+    );
 }

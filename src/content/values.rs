@@ -26,7 +26,16 @@
 //!
 //! [`resolve_content`] compiles each distinct (content source, set of changed values) once per
 //! process and leaks it, like [`load_cached`], so a game's setup holds `&'static` content and a
-//! sweep of three values compiles three contents.
+//! sweep of three values compiles three contents. Two spellings of one change (`4` and `4.0`
+//! for a real value, `monster[1]` and `monster.Demon` for one path) are one change, so one
+//! content: [`same_content`] compares setups' contents by reference.
+//!
+//! # Spellings of a path
+//!
+//! An entry of an array whose entries have names can also be reached by its index
+//! (`monster[1].normal.hp` is `monster.Demon.normal.hp` when the Demon is the first monster).
+//! [`canonical_paths`] gives every path's one spelling, the one [`content_values`] lists; the
+//! lab compares keys by it, and [`set_values`] refuses two paths that name one value.
 
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
@@ -299,9 +308,18 @@ impl<'a> Node<'a> {
         }
     }
 
-    fn step(self, step: &Step) -> Option<Node<'a>> {
+    /// The node `step` leads to, with the step in the path's canonical spelling: an entry of
+    /// an array by its name when the names address the entries, else by its 1-based index
+    /// (`[2]`); a key as it is.
+    fn step(self, step: &Step) -> Option<(Node<'a>, String)> {
+        let index = |i: usize, name: Option<&str>, by_name: bool| match name {
+            Some(n) if by_name => n.to_string(),
+            _ => format!("[{}]", i + 1),
+        };
         match (self, step) {
-            (Node::Table(t), Step::Key(k)) if k != "name" => Node::of_item(t.get_mut(k)?),
+            (Node::Table(t), Step::Key(k)) if k != "name" => {
+                Some((Node::of_item(t.get_mut(k)?)?, k.clone()))
+            }
             (Node::Aot(a), Step::Key(name)) => {
                 if !names_address(a.iter().map(table_name)) {
                     return None;
@@ -309,12 +327,16 @@ impl<'a> Node<'a> {
                 let i = a
                     .iter()
                     .position(|t| table_name(t) == Some(name.as_str()))?;
-                a.get_mut(i).map(Node::Table)
+                Some((Node::Table(a.get_mut(i)?), name.clone()))
             }
-            (Node::Aot(a), Step::Index(i)) => a.get_mut(*i).map(Node::Table),
+            (Node::Aot(a), Step::Index(i)) => {
+                let by_name = names_address(a.iter().map(table_name));
+                let shown = index(*i, a.get(*i).and_then(table_name), by_name);
+                Some((Node::Table(a.get_mut(*i)?), shown))
+            }
             (Node::Value(v), step) => match (v, step) {
                 (Value::InlineTable(t), Step::Key(k)) if k != "name" => {
-                    t.get_mut(k).map(Node::Value)
+                    Some((Node::Value(t.get_mut(k)?), k.clone()))
                 }
                 (Value::Array(a), Step::Key(name)) => {
                     if !names_address(a.iter().map(value_name)) {
@@ -323,9 +345,13 @@ impl<'a> Node<'a> {
                     let i = a
                         .iter()
                         .position(|v| value_name(v) == Some(name.as_str()))?;
-                    a.get_mut(i).map(Node::Value)
+                    Some((Node::Value(a.get_mut(i)?), name.clone()))
                 }
-                (Value::Array(a), Step::Index(i)) => a.get_mut(*i).map(Node::Value),
+                (Value::Array(a), Step::Index(i)) => {
+                    let by_name = names_address(a.iter().map(value_name));
+                    let shown = index(*i, a.get(*i).and_then(value_name), by_name);
+                    Some((Node::Value(a.get_mut(*i)?), shown))
+                }
                 _ => None,
             },
             _ => None,
@@ -341,22 +367,24 @@ fn written(v: &AxisValue) -> String {
     }
 }
 
-/// Sets the value at `path` in `doc` to `value`, keeping its formatting (comments, spacing).
-/// Errors are messages without the axis (the caller adds it).
-fn set_one(doc: &mut DocumentMut, path: &str, value: &AxisValue) -> Result<(), String> {
+/// Follows `path` in `doc` to the value it names: the value, and the path's canonical
+/// spelling, the one [`content_values`] lists (entries by name where their names address them,
+/// else by `[N]`). Errors are messages without the axis (the caller adds it).
+fn locate<'d>(doc: &'d mut DocumentMut, path: &str) -> Result<(&'d mut Value, String), String> {
     let steps = parse_path(path).ok_or_else(|| {
         "not a content value path (keys joined by dots, entries by name or [N], 1-based)"
             .to_string()
     })?;
     let mut node = Node::Table(doc.as_table_mut());
     let mut done = String::new();
+    let mut canonical = String::new();
     for s in &steps {
         let shown = match s {
             Step::Key(k) => k.clone(),
             Step::Index(i) => format!("[{}]", i + 1),
         };
         let there = node.choices();
-        node = node.step(s).ok_or_else(|| {
+        let (next, spelt) = node.step(s).ok_or_else(|| {
             let place = if done.is_empty() {
                 "the content".to_string()
             } else {
@@ -366,15 +394,34 @@ fn set_one(doc: &mut DocumentMut, path: &str, value: &AxisValue) -> Result<(), S
                 "no '{shown}' in {place} (there: {there}; `sololab list values GAME` lists every path)"
             )
         })?;
+        node = next;
         if !done.is_empty() && matches!(s, Step::Key(_)) {
             done.push('.');
         }
         done.push_str(&shown);
+        if !canonical.is_empty() && !spelt.starts_with('[') {
+            canonical.push('.');
+        }
+        canonical.push_str(&spelt);
     }
-    let v = match node {
-        Node::Value(v) if !matches!(v, Value::InlineTable(_) | Value::Array(_)) => v,
-        _ => return Err("is a table or an array, not a value".to_string()),
-    };
+    match node {
+        Node::Value(v) if !matches!(v, Value::InlineTable(_) | Value::Array(_)) => {
+            Ok((v, canonical))
+        }
+        _ => Err("is a table or an array, not a value".to_string()),
+    }
+}
+
+/// Sets the value at `path` in `doc` to `value`, keeping its formatting (comments, spacing);
+/// returns the change in one spelling: the path's canonical spelling ([`locate`]) and the value
+/// as written into the text (`24.0` for `24` given to a real value). Errors are messages
+/// without the axis (the caller adds it).
+fn set_one(
+    doc: &mut DocumentMut,
+    path: &str,
+    value: &AxisValue,
+) -> Result<(String, String), String> {
+    let (v, canonical) = locate(doc, path)?;
     let new = match (&*v, value) {
         (Value::Integer(_), AxisValue::Int(n)) => Value::from(*n),
         (Value::Float(_), AxisValue::Int(n)) => Value::from(*n as f64),
@@ -397,10 +444,11 @@ fn set_one(doc: &mut DocumentMut, path: &str, value: &AxisValue) -> Result<(), S
             return Err(format!("{} is {is}, expected {expected}", written(new)));
         }
     };
+    let written = new.to_string();
     let decor = v.decor().clone();
     *v = new;
     *v.decor_mut() = decor;
-    Ok(())
+    Ok((canonical, written))
 }
 
 /// `text` (a content file) with the values at the given paths replaced, formatting kept, so
@@ -408,17 +456,61 @@ fn set_one(doc: &mut DocumentMut, path: &str, value: &AxisValue) -> Result<(), S
 ///
 /// # Errors
 /// `(path, message)` for the first path that is malformed, names nothing in the document
-/// (listing what is there), is a table, or gets a value of the wrong kind; a TOML syntax error
-/// of `text` is reported with an empty path.
+/// (listing what is there), is a table, gets a value of the wrong kind, or names the value an
+/// earlier path names in another spelling (`monster[1].normal.hp` after
+/// `monster.Demon.normal.hp`: one would silently override the other); a TOML syntax error of
+/// `text` is reported with an empty path.
 pub fn set_values(text: &str, values: &[(String, AxisValue)]) -> Result<String, (String, String)> {
+    set_values_spelt(text, values).map(|(text, _)| text)
+}
+
+/// The changes of a [`set_values`] in one spelling, sorted: each canonical path with the value
+/// as written into the text. Two lists of changes with equal spellings give one text.
+type Spelt = Vec<(String, String)>;
+
+/// [`set_values`], with the changes in one spelling ([`Spelt`]).
+fn set_values_spelt(
+    text: &str,
+    values: &[(String, AxisValue)],
+) -> Result<(String, Spelt), (String, String)> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut doc: DocumentMut = text
         .parse()
         .map_err(|e: toml_edit::TomlError| (String::new(), e.message().trim().to_string()))?;
+    let mut set: Vec<(String, String, &str)> = Vec::with_capacity(values.len());
     for (path, value) in values {
-        set_one(&mut doc, path, value).map_err(|m| (path.clone(), m))?;
+        let (canonical, written) = set_one(&mut doc, path, value).map_err(|m| (path.clone(), m))?;
+        if let Some((_, _, first)) = set.iter().find(|(c, _, _)| *c == canonical) {
+            return Err((
+                path.clone(),
+                format!("is given twice: '{first}' names the same content value ({canonical})"),
+            ));
+        }
+        set.push((canonical, written, path));
     }
-    Ok(doc.to_string())
+    let mut spelt: Spelt = set.into_iter().map(|(c, w, _)| (c, w)).collect();
+    spelt.sort();
+    Ok((doc.to_string(), spelt))
+}
+
+/// The canonical spelling of each of `paths` in the content `text`: the one
+/// [`content_values`] lists, entries of an array by name where their names address them
+/// (`monster.Demon.normal.hp`), else by a plain 1-based index (`campaign[2].alphas`). Two
+/// paths name one value exactly when their canonical spellings are equal
+/// (`monster[1].normal.hp` and `monster.Demon.normal.hp` when the Demon is the first monster).
+/// `None` for a path that names no value of `text` (setting it says why).
+///
+/// # Errors
+/// The TOML syntax error of `text`, in one line.
+pub fn canonical_paths(text: &str, paths: &[&str]) -> Result<Vec<Option<String>>, String> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut doc: DocumentMut = text
+        .parse()
+        .map_err(|e: toml_edit::TomlError| e.message().trim().to_string())?;
+    Ok(paths
+        .iter()
+        .map(|p| locate(&mut doc, p).ok().map(|(_, c)| c))
+        .collect())
 }
 
 /// The content value paths of a cell's setup values, with their values, in key order.
@@ -433,9 +525,31 @@ pub fn value_overrides(values: &SetupValues) -> Vec<(String, AxisValue)> {
 /// A compiled, changed content in the cache: type, compile function, source, changes.
 type ValueKey = (TypeId, usize, PathBuf, Vec<(String, AxisValue)>);
 
-#[allow(clippy::type_complexity)]
-static VALUE_CACHE: Mutex<Option<HashMap<ValueKey, &'static (dyn Any + Send + Sync)>>> =
-    Mutex::new(None);
+/// The same content by its changes in one spelling ([`Spelt`], which give one text): type,
+/// compile function, source, changes.
+type SpeltKey = (TypeId, usize, PathBuf, Spelt);
+
+type Compiled = &'static (dyn Any + Send + Sync);
+
+/// The changed contents compiled so far: by the changes asked for, and by the changes in one
+/// spelling, so two spellings of one change (`4` and `4.0` for a real value, `monster[1]` and
+/// `monster.Demon`), which give one text, share one compiled content.
+#[derive(Default)]
+struct ValueCache {
+    by_changes: HashMap<ValueKey, Compiled>,
+    by_spelling: HashMap<SpeltKey, Compiled>,
+}
+
+static VALUE_CACHE: Mutex<Option<ValueCache>> = Mutex::new(None);
+
+/// Whether two setups' contents are one content: the same reference. [`resolve_content`]
+/// gives one reference to every cell whose content compiles from the same text (the same file,
+/// however its path is spelt, with the same values, however they are spelt), and
+/// [`load_cached`](super::load_cached) one per file, so a game's setup compares its content
+/// with this (its `PartialEq`): two setups equal this way start every game alike.
+pub fn same_content<C>(a: &'static C, b: &'static C) -> bool {
+    std::ptr::eq(a, b)
+}
 
 /// The content a cell's setup values name, with its content value paths applied: the one way
 /// every game turns its `content` axis (`builtin` or a file path; absent is `builtin`) and the
@@ -491,24 +605,32 @@ pub fn resolve_content<C: Send + Sync + 'static>(
     let key: ValueKey = (
         TypeId::of::<C>(),
         compile as usize,
-        canonical,
+        canonical.clone(),
         changes.clone(),
     );
     let mut cache = VALUE_CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    let cache = cache.get_or_insert_with(ValueCache::default);
     if let Some(c) = cache
-        .as_ref()
-        .and_then(|m| m.get(&key))
+        .by_changes
+        .get(&key)
         .and_then(|c| c.downcast_ref::<C>())
     {
         return Ok(c);
     }
-    let changed = set_values(&text, &changes).map_err(|(path, m)| {
+    let (changed, spelt) = set_values_spelt(&text, &changes).map_err(|(path, m)| {
         if path.is_empty() {
             SetupError(format!("{source}: {m}"))
         } else {
             axis_error(&path, m)
         }
     })?;
+    let spelt_key: SpeltKey = (TypeId::of::<C>(), compile as usize, canonical, spelt);
+    if let Some(&c) = cache.by_spelling.get(&spelt_key)
+        && let Some(content) = c.downcast_ref::<C>()
+    {
+        cache.by_changes.insert(key, c);
+        return Ok(content);
+    }
     let compiled = compile(&changed, source).map_err(|e| {
         // Name the change responsible: the first refused on its own, else all of them.
         let culprit = changes.iter().find(|c| {
@@ -534,7 +656,8 @@ pub fn resolve_content<C: Send + Sync + 'static>(
         }
     })?;
     let compiled: &'static C = Box::leak(Box::new(compiled));
-    cache.get_or_insert_with(HashMap::new).insert(key, compiled);
+    cache.by_changes.insert(key, compiled);
+    cache.by_spelling.insert(spelt_key, compiled);
     Ok(compiled)
 }
 
@@ -624,6 +747,49 @@ mod tests {
         assert_eq!(t["round"][1]["spawn"].as_integer(), Some(7));
         assert_eq!(t["round"][0]["spawn"].as_integer(), Some(1));
         assert_eq!(t["camp"][0]["upgrades"][1]["flying"].as_bool(), Some(false));
+    }
+
+    #[test]
+    fn every_spelling_of_a_path_has_the_one_spelling_the_list_gives() {
+        let paths = [
+            "camp[1].speed",
+            "camp.Wolves.speed",
+            "camp[02].upgrades[+1].hp",
+            "camp.Wolves.attack.damage",
+            "round[01].spawn",
+            "camp[3].speed",
+            "camp.Wolves",
+        ];
+        assert_eq!(
+            canonical_paths(TEXT, &paths).unwrap(),
+            [
+                Some("camp.Wolves.speed".to_string()),
+                Some("camp.Wolves.speed".to_string()),
+                None,
+                Some("camp.Wolves.attack.damage".to_string()),
+                Some("round[1].spawn".to_string()),
+                None,
+                None,
+            ]
+        );
+        assert_eq!(
+            canonical_paths(TEXT, &["camp[1].upgrades[+1].hp"]).unwrap(),
+            [Some("camp.Wolves.upgrades[1].hp".to_string())]
+        );
+        // Two spellings of one value set in one go: one would silently override the other.
+        let (p, m) = set_values(
+            TEXT,
+            &[
+                ("camp.Wolves.speed".into(), AxisValue::Int(5)),
+                ("camp[1].speed".into(), AxisValue::Int(1)),
+            ],
+        )
+        .unwrap_err();
+        assert_eq!(p, "camp[1].speed");
+        assert_eq!(
+            m,
+            "is given twice: 'camp.Wolves.speed' names the same content value (camp.Wolves.speed)"
+        );
     }
 
     #[test]

@@ -229,14 +229,27 @@ struct Spans {
     sweep: Vec<(Range<usize>, Vec<Range<usize>>)>,
     precision: Option<Range<usize>>,
     max_games: Option<Range<usize>>,
+    /// The `[compare] baseline` table, and per entry (file order): key and value.
+    baseline: Option<Range<usize>>,
+    baseline_entries: Vec<(Range<usize>, Range<usize>)>,
+}
+
+/// Where a `[setup]` or `[sweep]` key is: entry `i` of `[setup]`, or axis `a` of `[sweep]`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum KeyPlace {
+    /// `[setup]` entry `i`.
+    Setup(usize),
+    /// `[sweep]` axis `a`.
+    Sweep(usize),
 }
 
 /// An experiment, read and checked for everything that does not need the game type: the
 /// experiment's name (a folder name), the game name, the strategies (plain names, at least
 /// one, no repeats), `games` in `1..=`[`MAX_GAMES_PER_CELL`], `seed` in `0..=`[`MAX_SEED`],
 /// setup and sweep values that are integers, booleans or names, non-empty sweeps without
-/// repeated values, no axis in both tables, at most [`MAX_CELLS`] cells and at most
-/// [`MAX_TOTAL_GAMES`] games in all.
+/// a value written twice, no axis in both tables, at most [`MAX_CELLS`] cells and at most
+/// [`MAX_TOTAL_GAMES`] games in all. What needs the game (two spellings of one value or one
+/// key, the baseline's values) is [`Plan::new`](super::Plan::new)'s.
 ///
 /// A name value ending in `.toml` is a file (such as rift's `content = "my-cards.toml"`): when
 /// the experiment is [loaded](Experiment::load) from a file, a relative one is resolved against
@@ -274,8 +287,11 @@ pub struct Experiment {
     pub max_games: Option<u64>,
     /// `[compare] baseline = { strategy = "greedy", ruins = 3 }`: the values naming the
     /// baseline cell of the paired comparisons, in file order (`strategy` or sweep axes; an
-    /// axis with one value, or the only strategy, may be left out). Checked to name exactly one
-    /// cell; [`Experiment::baseline_cell`] gives its index.
+    /// axis with one value, or the only strategy, may be left out). As read, the keys are the
+    /// strategy, sweep axes or content value paths and the strategy one of the experiment's;
+    /// [`Plan::new`](super::Plan::new) checks that they name exactly one cell (a key or value
+    /// may be another spelling the game reads alike) and writes them as the sweep does, so
+    /// [`Experiment::baseline_cell`] finds its index.
     pub baseline: Option<Vec<(String, AxisValue)>>,
     /// `[ladder] strategies = [...]`: the skill ladder, weakest first, each one of
     /// [`strategies`](Experiment::strategies); empty without `[ladder]`. The report then has
@@ -296,8 +312,7 @@ impl Experiment {
     ///
     /// # Errors
     /// An [`ExperimentError`] naming the file (and line and column where it applies) when the
-    /// file cannot be read, fails a check of [`Experiment::parse`], or names one file twice in
-    /// a sweep axis once its file names are resolved.
+    /// file cannot be read or fails a check of [`Experiment::parse`].
     pub fn load(path: &Path) -> Result<Experiment, ExperimentError> {
         let shown = path.display().to_string();
         let text = crate::input::read_text(path).map_err(|e| ExperimentError {
@@ -312,31 +327,7 @@ impl Experiment {
         })?;
         let mut experiment = Experiment::parse(&text, &shown)?;
         experiment.resolve_files(path.parent().unwrap_or(Path::new("")));
-        experiment.check_resolved_files()?;
         Ok(experiment)
-    }
-
-    /// Two values of one sweep axis that name one file once resolved (`"cards.toml"` and the
-    /// absolute path of the experiment's folder joined to it) would make two identical cells
-    /// with one label: refused, as [`Experiment::parse`] refuses a value listed twice.
-    fn check_resolved_files(&self) -> Result<(), ExperimentError> {
-        for (a, (axis, vs)) in self.sweep.iter().enumerate() {
-            for (v, x) in vs.iter().enumerate() {
-                if let AxisValue::Name(file) = x
-                    && let Some(first) = vs[..v].iter().position(|y| y == x)
-                {
-                    return Err(self.sweep_value_error(
-                        a,
-                        v,
-                        ErrorKind::Duplicate(format!(
-                            "axis '{axis}': names the file {file}, as its value {} does",
-                            first + 1
-                        )),
-                    ));
-                }
-            }
-        }
-        Ok(())
     }
 
     /// Resolves every relative file name among the `[setup]`, `[sweep]` and `[compare]`
@@ -553,7 +544,9 @@ impl Experiment {
             let mut spans = Vec::new();
             for item in values.get_ref() {
                 let v = exp.axis_value(axis, item)?;
-                if parsed.iter().any(|p| same_value(p, &v)) {
+                // Written twice; other spellings of one setting are the game's to tell
+                // (Plan::new).
+                if parsed.contains(&v) {
                     return Err(exp.error(
                         Some(item.span()),
                         ErrorKind::Duplicate(format!(
@@ -620,92 +613,175 @@ impl Experiment {
         }
     }
 
+    /// Reads `[compare] baseline` as written: each key the strategy (one of the experiment's),
+    /// a sweep axis or a content value path (a key with a dot or a bracket, which may be
+    /// another spelling of a swept path). Which cell it names needs the game:
+    /// [`Experiment::match_baseline`].
     fn parse_baseline(
         &mut self,
         baseline: Spanned<BTreeMap<Spanned<String>, Spanned<toml::Value>>>,
     ) -> Result<(), ExperimentError> {
-        let at = baseline.span();
+        self.spans.baseline = Some(baseline.span());
         let mut entries: Vec<_> = baseline.into_inner().into_iter().collect();
         entries.sort_by_key(|(k, _)| k.span().start);
         let mut values = Vec::new();
         for (key, item) in entries {
             let name = key.get_ref();
             let v = self.axis_value(name, &item)?;
-            let allowed: Vec<AxisValue> = if name == "strategy" {
-                self.strategies
+            if name == "strategy" {
+                if !self
+                    .strategies
                     .iter()
-                    .map(|s| AxisValue::Name(s.clone()))
-                    .collect()
-            } else if let Some((_, vs)) = self.sweep.iter().find(|(a, _)| a == name) {
-                vs.clone()
-            } else {
-                let mut valid = vec!["strategy".to_string()];
-                valid.extend(self.sweep.iter().map(|(a, _)| a.clone()));
-                return Err(self.error(
-                    Some(key.span()),
-                    ErrorKind::Invalid(format!(
-                        "[compare] baseline: '{name}' is not the strategy or a sweep axis \
-                         (valid: {})",
-                        valid.join(", ")
-                    )),
-                ));
+                    .any(|s| v == AxisValue::Name(s.clone()))
+                {
+                    return Err(self.baseline_value_error(
+                        Some(item.span()),
+                        name,
+                        &v,
+                        &self.strategy_values(),
+                    ));
+                }
+            } else if !self.sweep.iter().any(|(a, _)| a == name)
+                && !crate::content::is_value_path(name)
+            {
+                return Err(self.error(Some(key.span()), self.baseline_not_an_axis(name)));
+            }
+            values.push((name.clone(), v));
+            self.spans.baseline_entries.push((key.span(), item.span()));
+        }
+        self.baseline = Some(values);
+        Ok(())
+    }
+
+    fn strategy_values(&self) -> Vec<AxisValue> {
+        self.strategies
+            .iter()
+            .map(|s| AxisValue::Name(s.clone()))
+            .collect()
+    }
+
+    fn baseline_not_an_axis(&self, name: &str) -> ErrorKind {
+        let mut valid = vec!["strategy".to_string()];
+        valid.extend(self.sweep.iter().map(|(a, _)| a.clone()));
+        ErrorKind::Invalid(format!(
+            "[compare] baseline: '{name}' is not the strategy or a sweep axis (valid: {})",
+            valid.join(", ")
+        ))
+    }
+
+    fn baseline_value_error(
+        &self,
+        span: Option<Range<usize>>,
+        name: &str,
+        v: &AxisValue,
+        allowed: &[AxisValue],
+    ) -> ExperimentError {
+        let listed: Vec<String> = allowed.iter().map(value).collect();
+        self.error(
+            span,
+            ErrorKind::Invalid(format!(
+                "[compare] baseline: {name} = {} is not one of the experiment's values ({})",
+                value(v),
+                listed.join(", ")
+            )),
+        )
+    }
+
+    /// Matches `[compare] baseline` to one cell and writes it as the sweep does (each key the
+    /// sweep axis's, each value the sweep's value), so that [`Experiment::baseline_cell`] and
+    /// what the run records name that cell. `axis_of(key)` is the sweep axis a key names (its
+    /// own name, or another spelling of a content value path); `value_of(a, v)` the index of
+    /// the value of axis `a` that `v` is the same setting as. Both are the game's
+    /// ([`Plan::new`](super::Plan::new)); nothing to do without `[compare]`.
+    ///
+    /// # Errors
+    /// At the key or value of the first entry that names no sweep axis, names an axis an
+    /// earlier entry names, or whose value is none of the axis's; at the table when the
+    /// baseline leaves out the strategy (of several) or an axis of several values.
+    pub(crate) fn match_baseline(
+        &mut self,
+        axis_of: impl Fn(&str) -> Option<usize>,
+        mut value_of: impl FnMut(usize, &AxisValue) -> Option<usize>,
+    ) -> Result<(), ExperimentError> {
+        let Some(given) = self.baseline.clone() else {
+            return Ok(());
+        };
+        let place = |i: usize| self.spans.baseline_entries.get(i).cloned();
+        let mut matched: Vec<(String, AxisValue)> = Vec::with_capacity(given.len());
+        let mut axes: Vec<Option<usize>> = Vec::with_capacity(given.len());
+        for (i, (key, v)) in given.iter().enumerate() {
+            if key == "strategy" {
+                matched.push((key.clone(), v.clone()));
+                axes.push(None);
+                continue;
+            }
+            let Some(a) = axis_of(key) else {
+                return Err(self.error(place(i).map(|p| p.0), self.baseline_not_an_axis(key)));
             };
-            if !allowed.contains(&v) {
-                let listed: Vec<String> = allowed.iter().map(value).collect();
+            if let Some(first) = axes.iter().position(|x| *x == Some(a)) {
                 return Err(self.error(
-                    Some(item.span()),
-                    ErrorKind::Invalid(format!(
-                        "[compare] baseline: {name} = {} is not one of the experiment's \
-                         values ({})",
-                        value(&v),
-                        listed.join(", ")
+                    place(i).map(|p| p.0),
+                    ErrorKind::Duplicate(format!(
+                        "[compare] baseline: '{key}' is given twice (first as '{}'): both name \
+                         the sweep axis '{}'",
+                        given[first].0, self.sweep[a].0
                     )),
                 ));
             }
-            values.push((name.clone(), v));
+            let (axis, values) = &self.sweep[a];
+            let w = match values.iter().position(|x| x == v) {
+                Some(w) => w,
+                None => value_of(a, v).ok_or_else(|| {
+                    self.baseline_value_error(place(i).map(|p| p.1), key, v, values)
+                })?,
+            };
+            matched.push((axis.clone(), values[w].clone()));
+            axes.push(Some(a));
         }
-        let given = |name: &str| values.iter().any(|(k, _)| k == name);
         let mut missing = Vec::new();
-        if self.strategies.len() > 1 && !given("strategy") {
+        if self.strategies.len() > 1 && !given.iter().any(|(k, _)| k == "strategy") {
             missing.push("strategy".to_string());
         }
-        for (axis, vs) in &self.sweep {
-            if vs.len() > 1 && !given(axis) {
+        for (a, (axis, vs)) in self.sweep.iter().enumerate() {
+            if vs.len() > 1 && !axes.contains(&Some(a)) {
                 missing.push(axis.clone());
             }
         }
         if !missing.is_empty() {
             return Err(self.error(
-                Some(at),
+                self.spans.baseline.clone(),
                 ErrorKind::Invalid(format!(
                     "[compare] baseline names more than one cell: give {}",
                     missing.join(", ")
                 )),
             ));
         }
-        self.baseline = Some(values);
+        self.baseline = Some(matched);
         Ok(())
     }
 
     /// The index of the `[compare]` baseline cell in plan order (strategy first, then the
-    /// sweep values with the first axis slowest), or `None` without `[compare]`.
+    /// sweep values with the first axis slowest), or `None` without `[compare]`. The baseline
+    /// is written as the sweep does once [`Plan::new`](super::Plan::new) matched it (and so in
+    /// every experiment a run records); `None` too for a baseline value the sweep does not
+    /// write or a key that is not a sweep axis (one not yet matched), never another cell.
     pub fn baseline_cell(&self) -> Option<usize> {
         let baseline = self.baseline.as_ref()?;
-        let pick = |name: &str, values: &[AxisValue]| -> usize {
-            baseline
-                .iter()
-                .find(|(k, _)| k == name)
-                .and_then(|(_, v)| values.iter().position(|x| x == v))
-                .unwrap_or(0)
-        };
-        let names: Vec<AxisValue> = self
-            .strategies
+        if baseline
             .iter()
-            .map(|s| AxisValue::Name(s.clone()))
-            .collect();
-        let mut index = pick("strategy", &names);
+            .any(|(k, _)| k != "strategy" && !self.sweep.iter().any(|(a, _)| a == k))
+        {
+            return None;
+        }
+        let pick = |name: &str, values: &[AxisValue]| -> Option<usize> {
+            match baseline.iter().find(|(k, _)| k == name) {
+                Some((_, v)) => values.iter().position(|x| x == v),
+                None => Some(0),
+            }
+        };
+        let mut index = pick("strategy", &self.strategy_values())?;
         for (axis, vs) in &self.sweep {
-            index = index * vs.len() + pick(axis, vs);
+            index = index * vs.len() + pick(axis, vs)?;
         }
         Some(index)
     }
@@ -999,12 +1075,70 @@ impl Experiment {
         self.error(self.spans.sweep.get(a).map(|s| s.0.clone()), kind)
     }
 
+    /// Value `v` of sweep axis `a` as the file writes it (`"./cards.toml"`, `24.0`), for
+    /// messages: two values may resolve to one file name, which [`Experiment::as_written`]
+    /// cannot tell apart.
+    pub(crate) fn sweep_value_text(&self, a: usize, v: usize) -> String {
+        self.spans
+            .sweep
+            .get(a)
+            .and_then(|s| s.1.get(v))
+            .and_then(|r| self.text.get(r.clone()))
+            .map_or_else(
+                || value(&self.as_written(&self.sweep[a].1[v])),
+                |t| t.trim().to_string(),
+            )
+    }
+
     /// An error at value `v` of sweep axis `a`.
     pub(crate) fn sweep_value_error(&self, a: usize, v: usize, kind: ErrorKind) -> ExperimentError {
         self.error(
             self.spans.sweep.get(a).and_then(|s| s.1.get(v)).cloned(),
             kind,
         )
+    }
+
+    /// The `[setup]` keys and the `[sweep]` axes, in the order of the file (`[setup]` first
+    /// when the positions are not known).
+    pub(crate) fn keys_in_order(&self) -> Vec<(&str, KeyPlace)> {
+        let start = |p: KeyPlace| match p {
+            KeyPlace::Setup(i) => self.spans.setup.get(i).map(|s| s.0.start),
+            KeyPlace::Sweep(a) => self.spans.sweep.get(a).map(|s| s.0.start),
+        };
+        let mut keys: Vec<(&str, KeyPlace)> = self
+            .setup
+            .iter()
+            .enumerate()
+            .map(|(i, (k, _))| (k.as_str(), KeyPlace::Setup(i)))
+            .chain(
+                self.sweep
+                    .iter()
+                    .enumerate()
+                    .map(|(a, (k, _))| (k.as_str(), KeyPlace::Sweep(a))),
+            )
+            .collect();
+        keys.sort_by_key(|&(_, p)| start(p).unwrap_or(usize::MAX));
+        keys
+    }
+
+    /// An error at a `[setup]` or `[sweep]` key.
+    pub(crate) fn key_error(&self, place: KeyPlace, kind: ErrorKind) -> ExperimentError {
+        match place {
+            KeyPlace::Setup(i) => self.setup_key_error(i, kind),
+            KeyPlace::Sweep(a) => self.sweep_key_error(a, kind),
+        }
+    }
+
+    /// `[setup]` or `[sweep]` and the line of a key (`[setup], line 7`), for messages.
+    pub(crate) fn key_where(&self, place: KeyPlace) -> String {
+        let (table, span) = match place {
+            KeyPlace::Setup(i) => ("[setup]", self.spans.setup.get(i).map(|s| s.0.start)),
+            KeyPlace::Sweep(a) => ("[sweep]", self.spans.sweep.get(a).map(|s| s.0.start)),
+        };
+        match span {
+            Some(at) => format!("{table}, line {}", self.line_column(at).0),
+            None => table.to_string(),
+        }
     }
 
     fn line_column(&self, offset: usize) -> (usize, usize) {
@@ -1106,24 +1240,6 @@ impl Experiment {
 /// A TOML basic string.
 pub(crate) fn quote(s: &str) -> String {
     toml::Value::String(s.to_string()).to_string()
-}
-
-/// Whether two sweep values name the same setting: equal values, or two names that the
-/// games' name lookups cannot tell apart (ASCII case, `_` for a space and surrounding spaces
-/// ignored), or two spellings of one whole number (`"1"`, `"01"`, `"+1"`, `" 1"`: a hero
-/// count written as a name). Such a value would make a second, identical cell.
-fn same_value(a: &AxisValue, b: &AxisValue) -> bool {
-    fn name_key(s: &str) -> String {
-        let t = s.trim();
-        match t.strip_prefix('+').unwrap_or(t).parse::<i64>() {
-            Ok(n) => format!("#{n}"),
-            Err(_) => t.replace('_', " ").to_ascii_lowercase(),
-        }
-    }
-    match (a, b) {
-        (AxisValue::Name(x), AxisValue::Name(y)) => name_key(x) == name_key(y),
-        _ => a == b,
-    }
 }
 
 /// A TOML key: bare when it can be.

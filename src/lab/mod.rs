@@ -59,7 +59,9 @@ pub use merge::{Merged, PARTIAL_FILE, commit_merged, merge_partials};
 pub use partial::{
     ChunkRecord, PARTIAL_FORMAT, Partial, RunIdentity, TotalsRecord, content_fingerprint,
 };
-pub use plan::{Cell, Plan, PlanStrategy, PolicyFactory, StrategySource, strategy_source};
+pub use plan::{
+    Cell, Plan, PlanStrategy, PolicyFactory, StrategySource, check_value_keys, strategy_source,
+};
 pub use play::{play_traced, setup_from_pairs, setup_values_from_pairs};
 pub use report::{
     BUILD_COMMIT, CellReport, GameRow, GamesCsv, PairedCounts, Report, ReportError, TURNS_CSV,
@@ -88,7 +90,7 @@ pub use table::{count, fit, terminal_table};
 pub use tune::{TuneProbe, TuneSpec, TuneStep, Tuned, candidates, tune_weights, tuned_strategy};
 pub use values::{
     IntRange, PROBE_SPAN, REAL_GRID, Range, RealBound, RealRange, Tunable, accepts, accepts_real,
-    content_text, probe_range, probe_real_range, sensitivity_tunables, too_large_integer, tunables,
-    values_text,
+    canonical_keys, canonical_setup, content_text, first_alias, probe_range, probe_real_range,
+    sensitivity_tunables, too_large_integer, tunables, values_text,
 };
 pub use work::{WorkArea, WorkProgress, work_area_progress};

@@ -7,6 +7,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::experiment::{ErrorKind, Experiment, ExperimentError, value as toml_value};
+use super::values::first_alias;
 use crate::content::is_value_path;
 use crate::game::{AxisKind, AxisValue, Game, SetupValues};
 use crate::policy::{Policy, Strategy, StrategyErrorKind};
@@ -130,8 +131,11 @@ impl<G: Game> Plan<G> {
     /// ([`Experiment::check_size`]); every `[setup]` and `[sweep]` key is one of
     /// [`Game::axes`] or a content value path (for a game with [`Game::content_toml`]); every
     /// value has the axis's type and range (and, for name axes, is one of
-    /// [`Game::axis_names`] when the game lists them); [`Game::resolve_setup`] accepts every
-    /// cell; every strategy resolves.
+    /// [`Game::axis_names`] when the game lists them); no two keys name one content value
+    /// ([`check_value_keys`]); [`Game::resolve_setup`] accepts every cell; no two values of a
+    /// sweep axis are the same setting (they resolve to equal setups in every cell); every
+    /// strategy resolves; the `[compare]` baseline names one cell, each of its values the
+    /// same setting as one of the sweep's, and is then written as the sweep writes it.
     ///
     /// # Errors
     /// The first problem found, as an [`ExperimentError`] at the offending value.
@@ -173,32 +177,14 @@ impl<G: Game> Plan<G> {
             };
             for (v, value) in values.iter().enumerate() {
                 check_kind(axis, &kind, value).map_err(|k| e.sweep_value_error(a, v, k))?;
-                // One setting spelled twice would make a second, identical cell; the
-                // experiment's own check compares names, the game knows its other spellings.
-                let Some(canonical) = G::canonical_axis_value(axis, value) else {
-                    continue;
-                };
-                if let Some(first) = values[..v]
-                    .iter()
-                    .find(|p| G::canonical_axis_value(axis, p).as_ref() == Some(&canonical))
-                {
-                    return Err(e.sweep_value_error(
-                        a,
-                        v,
-                        ErrorKind::Duplicate(format!(
-                            "axis '{axis}': value {} is the same setting as {} listed before \
-                             ({canonical})",
-                            toml_value(value),
-                            toml_value(first)
-                        )),
-                    ));
-                }
             }
         }
+        check_value_keys::<G>(e)?;
 
         // Cells: odometer over the sweep axes, last axis fastest.
         let fixed: SetupValues = e.setup.iter().cloned().collect();
         let sizes: Vec<usize> = e.sweep.iter().map(|(_, v)| v.len()).collect();
+        let grid = Grid::new(&sizes);
         let combos: usize = sizes.iter().product();
         let mut setups = Vec::with_capacity(combos);
         let mut digits = vec![0usize; sizes.len()];
@@ -217,6 +203,33 @@ impl<G: Game> Plan<G> {
                     break;
                 }
                 digits[a] = 0;
+            }
+        }
+
+        // One setting spelt twice (`"Bastian,Elisa"` and `"Bastian, Elisa"`, `24` and `24.0`
+        // for a real value, two paths to one file) would make a second, identical cell under
+        // another label: refused at the later value.
+        let cell_setups: Vec<G::Setup> = setups.iter().map(|(_, s)| s.clone()).collect();
+        for (a, (axis, values)) in e.sweep.iter().enumerate() {
+            for w in 1..values.len() {
+                let same = (0..w).find(|&v| {
+                    let back = (w - v) * grid.strides[a];
+                    same_setting::<G>(&grid, &cell_setups, a, w, |j| {
+                        Some(cell_setups[j - back].clone())
+                    })
+                });
+                if let Some(v) = same {
+                    return Err(e.sweep_value_error(
+                        a,
+                        w,
+                        ErrorKind::Duplicate(format!(
+                            "axis '{axis}': value {} is the same setting as {} listed before \
+                             (the game resolves both to one setup)",
+                            e.sweep_value_text(a, w),
+                            e.sweep_value_text(a, v)
+                        )),
+                    ));
+                }
             }
         }
 
@@ -241,6 +254,8 @@ impl<G: Game> Plan<G> {
             }
         }
         let axes = e.sweep.iter().map(|(a, _)| a.clone()).collect();
+        let mut experiment = experiment;
+        match_baseline::<G>(&mut experiment, &grid, &fixed, &cell_setups)?;
         Ok(Plan {
             experiment,
             axes,
@@ -279,6 +294,136 @@ impl<G: Game> Plan<G> {
         let by_cost = super::CHUNK_GAMES / cells.saturating_mul(cost);
         by_cost.max(super::CHUNK_MIN_GAMES.div_ceil(cells)).max(1)
     }
+}
+
+/// The sweep's combinations of values as an odometer (the last axis fastest): the index of a
+/// combination is `Σ digit[a] × strides[a]`.
+struct Grid {
+    sizes: Vec<usize>,
+    strides: Vec<usize>,
+}
+
+impl Grid {
+    fn new(sizes: &[usize]) -> Grid {
+        let mut strides = vec![1; sizes.len()];
+        for a in (0..sizes.len().saturating_sub(1)).rev() {
+            strides[a] = strides[a + 1] * sizes[a + 1];
+        }
+        Grid {
+            sizes: sizes.to_vec(),
+            strides,
+        }
+    }
+
+    /// Value `a`'s digit of combination `j`.
+    fn digit(&self, j: usize, a: usize) -> usize {
+        (j / self.strides[a]) % self.sizes[a]
+    }
+
+    /// Every combination whose axis `a` has its value `w`, in order.
+    fn with(&self, a: usize, w: usize) -> impl Iterator<Item = usize> + '_ {
+        let total: usize = self.sizes.iter().product();
+        let (stride, size) = (self.strides[a], self.sizes[a]);
+        (0..total / size).map(move |k| (k / stride) * stride * size + w * stride + k % stride)
+    }
+}
+
+/// Whether some value of sweep axis `a` is the same setting as its value `w`: in every
+/// combination `j` with `w`, the setup with that value instead (`other(j)`; `None` when the
+/// game refuses it) equals the setup `setups[j]`, so every game starts alike. The one test of
+/// "the same setting" ([`Game::Setup`]'s equality), for two values of the sweep and for the
+/// baseline's.
+fn same_setting<G: Game>(
+    grid: &Grid,
+    setups: &[G::Setup],
+    a: usize,
+    w: usize,
+    other: impl Fn(usize) -> Option<G::Setup>,
+) -> bool {
+    grid.with(a, w)
+        .all(|j| other(j).is_some_and(|s| s == setups[j]))
+}
+
+/// The content the keys of `e` are read in: each `content` the sweep names, else the one
+/// `[setup]` names (or the game's own).
+fn contents(e: &Experiment) -> Vec<SetupValues> {
+    let one = |v: Option<&AxisValue>| -> SetupValues {
+        v.map(|v| ("content".to_string(), v.clone()))
+            .into_iter()
+            .collect()
+    };
+    match e.sweep.iter().find(|(k, _)| k == "content") {
+        Some((_, vs)) => vs.iter().map(|v| one(Some(v))).collect(),
+        None => vec![one(e
+            .setup
+            .iter()
+            .find(|(k, _)| k == "content")
+            .map(|(_, v)| v))],
+    }
+}
+
+/// Refuses two `[setup]` or `[sweep]` keys that name one content value in two spellings
+/// (`monster[1].normal.hp` and `monster.Demon.normal.hp`, [`first_alias`]), which would
+/// silently override each other in every cell: at the later key in the file, like a key given
+/// twice. [`Plan::new`] checks it; the tuning commands, which read an experiment's `[setup]`
+/// without a plan, too.
+///
+/// # Errors
+/// [`ErrorKind::Duplicate`] at the later key.
+pub fn check_value_keys<G: Game>(e: &Experiment) -> Result<(), ExperimentError> {
+    let keys = e.keys_in_order();
+    let names: Vec<&str> = keys.iter().map(|(k, _)| *k).collect();
+    match first_alias::<G>(&contents(e), &names) {
+        Some((i, j)) => Err(e.key_error(
+            keys[j].1,
+            ErrorKind::Duplicate(format!(
+                "axis '{}' is given twice: '{}' ({}) names the same content value",
+                names[j],
+                names[i],
+                e.key_where(keys[i].1)
+            )),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Matches the `[compare]` baseline to its cell ([`Experiment::match_baseline`]): a key is the
+/// sweep axis it names (its name, or another spelling of a swept content value path), a value
+/// the sweep's value that is the same setting ([`same_setting`]: every cell with the sweep's
+/// value resolves alike with the baseline's), so `scoundrel.max_range = 20.0` is the sweep's
+/// `20` and a scenario spelt with `_` for its spaces is the sweep's scenario.
+fn match_baseline<G: Game>(
+    experiment: &mut Experiment,
+    grid: &Grid,
+    fixed: &SetupValues,
+    setups: &[G::Setup],
+) -> Result<(), ExperimentError> {
+    if experiment.baseline.is_none() {
+        return Ok(());
+    }
+    let sweep = experiment.sweep.clone();
+    let contents = contents(experiment);
+    let axis_of = |key: &str| {
+        sweep.iter().position(|(k, _)| k == key).or_else(|| {
+            sweep
+                .iter()
+                .position(|(k, _)| first_alias::<G>(&contents, &[k.as_str(), key]).is_some())
+        })
+    };
+    let value_of = |a: usize, given: &AxisValue| {
+        let values_at = |j: usize| {
+            let mut values = fixed.clone();
+            for (b, (axis, vs)) in sweep.iter().enumerate() {
+                let v = if b == a { given } else { &vs[grid.digit(j, b)] };
+                values.insert(axis.clone(), v.clone());
+            }
+            values
+        };
+        (0..sweep[a].1.len()).find(|&w| {
+            same_setting::<G>(grid, setups, a, w, |j| G::resolve_setup(&values_at(j)).ok())
+        })
+    };
+    experiment.match_baseline(axis_of, value_of)
 }
 
 pub(crate) fn axis_kind<G: Game>(axis: &str) -> Option<AxisKind> {

@@ -13,7 +13,9 @@ use crate::policy::Policy;
 ///
 /// # Errors
 /// An [`ExperimentError`] located at the offending `--set KEY=VALUE`: no `=`, an unknown axis
-/// (listing the valid ones), an axis given twice, a bad value, or a setup the game rejects.
+/// (listing the valid ones), an axis given twice (a content value in two spellings too:
+/// `monster[1].normal.hp` and `monster.Demon.normal.hp`), a bad value, or a setup the game
+/// rejects.
 pub fn setup_from_pairs<G: Game>(pairs: &[String]) -> Result<G::Setup, ExperimentError> {
     setup_values_from_pairs::<G>(pairs).map(|(_, setup)| setup)
 }
@@ -119,6 +121,21 @@ pub fn setup_values_from_pairs<G: Game>(
                 },
             });
         }
+    }
+    // Two spellings of one content value (`monster[1].normal.hp`, `monster.Demon.normal.hp`)
+    // are one key given twice, as the same spelling is.
+    let keys: Vec<&str> = pairs
+        .iter()
+        .map(|p| p.split('=').next().unwrap_or_default().trim())
+        .collect();
+    if let Some((i, j)) = super::values::first_alias::<G>(std::slice::from_ref(&values), &keys) {
+        return Err(ExperimentError {
+            at: at(&pairs[j]),
+            kind: ErrorKind::Duplicate(format!(
+                "axis '{}' is given twice (first as --set {}, the same content value)",
+                keys[j], pairs[i]
+            )),
+        });
     }
     let setup = G::resolve_setup(&values).map_err(|e| {
         let (culprit, message) = explain::<G>(&values, e.0);

@@ -11,7 +11,7 @@
 
 use rayon::prelude::*;
 
-use crate::content::{ValueKind, content_values, is_value_path, set_values};
+use crate::content::{ValueKind, canonical_paths, content_values, is_value_path, set_values};
 use crate::game::{AxisKind, AxisValue, Game, SetupError, SetupValues};
 use crate::setup::Real;
 
@@ -176,6 +176,78 @@ pub fn content_text<G: Game>(values: &SetupValues) -> Result<Option<String>, Set
     }
 }
 
+/// The one spelling of each of `keys` under the setup `values` (whose `content` names the
+/// content; a game's axis is its own): a content value path in the spelling
+/// [`canonical_paths`] gives in that content (`monster[1].normal.hp` is
+/// `monster.Demon.normal.hp` when the Demon is the first monster), `None` when it names no
+/// value there or the content cannot be read (resolving the setup says why). Keys are compared
+/// by it wherever two could name one value: [`first_alias`].
+pub fn canonical_keys<G: Game>(values: &SetupValues, keys: &[&str]) -> Vec<Option<String>> {
+    let is_path = |k: &str| G::content_toml().is_some() && is_value_path(k);
+    let paths: Vec<&str> = keys.iter().copied().filter(|k| is_path(k)).collect();
+    let mut found = if paths.is_empty() {
+        Vec::new()
+    } else {
+        content_text::<G>(values)
+            .ok()
+            .flatten()
+            .and_then(|text| canonical_paths(&text, &paths).ok())
+            .unwrap_or_else(|| vec![None; paths.len()])
+    }
+    .into_iter();
+    keys.iter()
+        .map(|k| {
+            if is_path(k) {
+                found.next().flatten()
+            } else {
+                Some(k.to_string())
+            }
+        })
+        .collect()
+}
+
+/// The first of `keys` that names what an earlier one names ([`canonical_keys`]: another
+/// spelling of one content value, or the same key), as `(earlier, later)` indices into `keys`;
+/// compared under each of `contents` (setup values naming a content each: a swept `content`
+/// gives several), the first later key found under any of them.
+pub fn first_alias<G: Game>(contents: &[SetupValues], keys: &[&str]) -> Option<(usize, usize)> {
+    let mut first: Option<(usize, usize)> = None;
+    for values in contents {
+        let canonical = canonical_keys::<G>(values, keys);
+        let end = first.map_or(keys.len(), |(_, later)| later);
+        for j in 0..end {
+            let Some(c) = &canonical[j] else { continue };
+            if let Some(i) = canonical[..j].iter().position(|x| x.as_ref() == Some(c)) {
+                first = Some((i, j));
+                break;
+            }
+        }
+    }
+    first
+}
+
+/// `values` with every content value path written in its one spelling ([`canonical_keys`]),
+/// so that the tuning commands find, replace and move a value of the experiment's `[setup]`
+/// whichever spelling it was given in; a path that names nothing is kept as written.
+///
+/// # Errors
+/// `axis 'LATER' is given twice (first as 'EARLIER')` when two keys name one value.
+pub fn canonical_setup<G: Game>(values: &SetupValues) -> Result<SetupValues, SetupError> {
+    let keys: Vec<&str> = values.keys().map(String::as_str).collect();
+    if let Some((i, j)) = first_alias::<G>(std::slice::from_ref(values), &keys) {
+        return Err(SetupError(format!(
+            "axis '{}' is given twice (first as '{}')",
+            keys[j], keys[i]
+        )));
+    }
+    let canonical = canonical_keys::<G>(values, &keys);
+    Ok(values
+        .iter()
+        .zip(canonical)
+        .map(|((k, v), c)| (c.unwrap_or_else(|| k.clone()), v.clone()))
+        .collect())
+}
+
 /// Whether the game accepts `path = v` on top of `base`.
 pub fn accepts<G: Game>(base: &SetupValues, path: &str, v: i64) -> bool {
     let mut values = base.clone();
@@ -301,15 +373,17 @@ enum Start {
 /// Every tunable of game `G` under setup `base`: its integer setup axes (their declared
 /// range) and every value of the content `base` names, in file order, with its range
 /// (probed for numbers; [`probe_range`]), in parallel across values. `only` keeps the named
-/// ones (in that order).
+/// ones (in that order). A content value is listed, and found in `base` and `only`, by its one
+/// spelling ([`canonical_keys`]: `monster[1].normal.hp` is `monster.Demon.normal.hp`).
 ///
 /// # Errors
-/// The content file cannot be read or parsed, or a name in `only` is neither an axis nor a
-/// content value (one line, listing where to look).
+/// The content file cannot be read or parsed, two keys of `base` name one value, or a name in
+/// `only` is neither an axis nor a content value (one line, listing where to look).
 pub fn tunables<G: Game>(
     base: &SetupValues,
     only: Option<&[String]>,
 ) -> Result<Vec<Tunable>, SetupError> {
+    let base = &canonical_setup::<G>(base)?;
     G::resolve_setup(base)?;
     let mut out: Vec<(Tunable, Option<Start>)> = Vec::new();
     for axis in G::axes() {
@@ -376,8 +450,11 @@ pub fn tunables<G: Game>(
     }
     if let Some(only) = only {
         let mut kept = Vec::with_capacity(only.len());
-        for name in only {
-            let Some(i) = out.iter().position(|(t, _)| t.path == *name) else {
+        let names: Vec<&str> = only.iter().map(String::as_str).collect();
+        let canonical = canonical_keys::<G>(base, &names);
+        for (name, canonical) in only.iter().zip(canonical) {
+            let path = canonical.as_ref().unwrap_or(name);
+            let Some(i) = out.iter().position(|(t, _)| t.path == *path) else {
                 // An integer axis whose default is the content's ("campaign card") moves only
                 // when the experiment sets it.
                 if let Some(axis) = G::axes()
@@ -478,13 +555,24 @@ pub fn values_text(tunables: &[Tunable]) -> String {
 /// range is more than the one value).
 ///
 /// # Errors
-/// Those of [`tunables`], a value named twice in `only`, or a named value that is not a number.
+/// Those of [`tunables`], a value named twice in `only` (in one spelling or two:
+/// [`first_alias`]), or a named value that is not a number.
 pub fn sensitivity_tunables<G: Game>(
     base: &SetupValues,
     only: Option<&[String]>,
 ) -> Result<Vec<Tunable>, SetupError> {
-    if let Some(name) = only.and_then(crate::input::first_repeat) {
-        return Err(SetupError(format!("'{name}' is listed twice")));
+    if let Some(only) = only {
+        let names: Vec<&str> = only.iter().map(String::as_str).collect();
+        if let Some((i, j)) = first_alias::<G>(std::slice::from_ref(base), &names) {
+            return Err(SetupError(if names[i] == names[j] {
+                format!("'{}' is listed twice", names[j])
+            } else {
+                format!(
+                    "'{}' is listed twice (first as '{}', the same content value)",
+                    names[j], names[i]
+                )
+            }));
+        }
     }
     let all = tunables::<G>(base, only)?;
     if only.is_some() {

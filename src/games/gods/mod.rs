@@ -24,7 +24,7 @@ use content::{ABILITIES, Content, Win};
 use state::{FState, Fateling, Pending, Phase, Tally};
 
 use crate::game::{
-    Axis, AxisKind, AxisValue, Game, GameRng, NoTrace, PlanStep, SetupError, SetupValues, below,
+    Axis, AxisKind, Game, GameRng, NoTrace, PlanStep, SetupError, SetupValues, below,
 };
 use crate::setup::axis_error;
 
@@ -47,6 +47,27 @@ pub struct GodsSetup {
     pub natural: bool,
     /// `rule_shoot_in_combat`.
     pub shoot_in_combat: bool,
+}
+
+/// Equal when every game starts alike: the same content ([`crate::content::same_content`]) and
+/// the same choices (every field, so a new one cannot be forgotten).
+impl PartialEq for GodsSetup {
+    fn eq(&self, other: &GodsSetup) -> bool {
+        let GodsSetup {
+            content,
+            encounter,
+            abilities,
+            deck,
+            natural,
+            shoot_in_combat,
+        } = self;
+        crate::content::same_content(*content, other.content)
+            && *encounter == other.encounter
+            && *abilities == other.abilities
+            && *deck == other.deck
+            && *natural == other.natural
+            && *shoot_in_combat == other.shoot_in_combat
+    }
 }
 
 static AXES: [Axis; 6] = [
@@ -315,15 +336,6 @@ impl Game for Gods {
     };
 
     crate::game::forward_setup!(GodsSetup);
-
-    /// An `abilities` allocation in ability order (`strength=3,aim=2,wits=1,dodge=0`), however
-    /// its parts were ordered or spaced: `aim=2,strength=3,...` is the same build.
-    fn canonical_axis_value(axis: &str, value: &AxisValue) -> Option<String> {
-        match (axis, value) {
-            ("abilities", AxisValue::Name(s)) => read_allocation(s).ok().map(default_allocation),
-            _ => None,
-        }
-    }
 
     fn axis_names(setup: &GodsSetup, axis: &str) -> Vec<String> {
         let c = setup.content;
