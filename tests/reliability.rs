@@ -933,21 +933,39 @@ fn only_provable_staging_folders_of_killed_runs_are_removed() {
     assert_ne!(other, marker);
     std::fs::write(forged.join(lab::STAGING_MARKER), other).unwrap();
     std::fs::write(forged.join("notes.txt"), "kept\n").unwrap();
-    // What a run killed during its commit leaves: a whole report, or an empty folder.
-    let whole = named(10, "old");
-    std::fs::create_dir(&whole).unwrap();
-    for name in names(&out) {
-        std::fs::copy(out.join(&name), whole.join(&name)).unwrap();
-    }
+    // What a run killed during its commit leaves: a whole report, or an empty folder, or a
+    // marker cut short (killed while writing it).
+    let report_copy = |folder: &Path| {
+        std::fs::create_dir(folder).unwrap();
+        for name in names(&out) {
+            std::fs::copy(out.join(&name), folder.join(&name)).unwrap();
+        }
+    };
+    let whole = named(10, "tmp");
+    report_copy(&whole);
     let empty = named(11, "tmp");
     std::fs::create_dir(&empty).unwrap();
+    let cut = named(12, "tmp");
+    std::fs::create_dir(&cut).unwrap();
+    std::fs::write(cut.join(lab::STAGING_MARKER), &marker[..10]).unwrap();
+    // Kept: a whole report under `.old` (the two-rename swap's copy of the previous report,
+    // the only one when a run is killed between its renames), and a whole report holding a
+    // work area (a commit that could not swap keeps an interrupted run's games there).
+    let previous = named(13, "old");
+    report_copy(&previous);
+    let carried = named(14, "tmp");
+    report_copy(&carried);
+    std::fs::create_dir(carried.join(lab::WORK)).unwrap();
+    std::fs::write(carried.join(lab::WORK).join("chunk-x.toml"), "games\n").unwrap();
 
     small_run(&dir, &out, 6);
     assert!(
         !staging.exists(),
         "the killed run's staging folder is removed"
     );
-    assert!(!whole.exists() && !empty.exists());
+    assert!(!whole.exists() && !empty.exists() && !cut.exists());
+    assert!(previous.join("summary.csv").is_file());
+    assert!(carried.join(lab::WORK).join("chunk-x.toml").is_file());
     assert_eq!(
         std::fs::read_to_string(notes.join("notes.txt")).unwrap(),
         "precious\n"

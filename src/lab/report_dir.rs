@@ -572,27 +572,36 @@ fn staging_name_fields(name: &str) -> Option<(u32, &str)> {
 }
 
 /// Whether folder `path`, named for process `pid` on host `tag`, is provably a staging folder
-/// sololab made: a folder (not a link) holding the [`STAGING_MARKER`] sololab wrote there for
-/// that process and host (a run killed while it wrote its report), or empty (killed before it
-/// wrote the marker), or holding a whole sololab report and nothing else (killed during its
-/// commit, when the folder holds the new report before the swap or the previous one after).
+/// sololab made and holds nothing to keep: a folder (not a link) holding the
+/// [`STAGING_MARKER`] sololab wrote there for that process and host, or the start of it (a run
+/// killed while it wrote its report, or while it wrote the marker), or empty (killed before
+/// it wrote the marker), or holding a whole sololab report and nothing else (killed during
+/// its commit, when the folder holds the new report before the swap or the previous one
+/// after). Never a folder holding a work area ([`WORK`]): a commit moves an interrupted run's
+/// finished games there before the swap, and when the swap fails it says so and keeps them.
 fn is_own_staging(path: &Path, pid: u32, tag: &str) -> bool {
-    if !std::fs::symlink_metadata(path).is_ok_and(|m| m.is_dir()) {
+    if !std::fs::symlink_metadata(path).is_ok_and(|m| m.is_dir())
+        || std::fs::symlink_metadata(path.join(WORK)).is_ok()
+    {
         return false;
     }
     let marker = path.join(STAGING_MARKER);
     if std::fs::symlink_metadata(&marker).is_ok_and(|m| m.is_file()) {
-        return std::fs::read_to_string(&marker).is_ok_and(|t| t == staging_marker_text(pid, tag));
+        return std::fs::read_to_string(&marker)
+            .is_ok_and(|t| staging_marker_text(pid, tag).starts_with(&t));
     }
     check_previous_report(path).is_ok()
 }
 
 /// Removes the staging folders in `parent` left by runs of this host and PID namespace that
 /// were killed (`SIGKILL`: no handler could clean up): `.sololab-<pid>-<n>-<host tag>.tmp`
-/// (or `.old`) with this process's [`host_tag`] whose process no longer exists, and which is
-/// provably a staging folder ([`is_own_staging`]). A folder of a live process (or of a process
-/// id now reused), of another host or namespace, of an older version's naming, or holding
-/// anything sololab did not write there (a folder someone named so, say) is left alone.
+/// with this process's [`host_tag`] whose process no longer exists, and which is provably a
+/// staging folder ([`is_own_staging`]). A folder of a live process (or of a process id now
+/// reused), of another host or namespace, of an older version's naming, or holding anything
+/// sololab did not write there (a folder someone named so, say) is left alone, and so is
+/// every `.old` folder: the two-rename swap (where the system cannot exchange two folders)
+/// keeps the previous report there, and a run killed between its two renames leaves it as the
+/// only copy of that report.
 fn remove_stale_staging(parent: &Path) {
     let Ok(entries) = std::fs::read_dir(parent) else {
         return;
@@ -602,7 +611,8 @@ fn remove_stale_staging(parent: &Path) {
         let Some((pid, tag)) = staging_name_fields(&name) else {
             continue;
         };
-        if tag == host_tag()
+        if !name.ends_with(".old")
+            && tag == host_tag()
             && pid != std::process::id()
             && !process_exists(pid)
             && is_own_staging(&entry.path(), pid, tag)
