@@ -94,7 +94,7 @@ pub fn strength_command(
         with_game!(kind, G => lab::policy_factory::<G>(name, dir).map(|_| ()))
             .map_err(|e| anyhow::anyhow!("{game}: {e}"))?;
     }
-    with_game!(kind, G => lab::setup_from_pairs::<G>(&args.strength_set).map(|_| ()))
+    with_game!(kind, G => lab::setup_from_flag::<G>("--strength-set", &args.strength_set).map(|_| ()))
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     let out = args
         .strength_out

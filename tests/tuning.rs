@@ -487,6 +487,19 @@ fn calibrate_and_sensitivity_refuse_bad_input_in_one_line() {
             &["bench", "--game", "rift", "--game", "rift"][..],
             "--game rift: listed twice",
         ),
+        // The flag the setting came with, not `--set`.
+        (
+            &[
+                "bench",
+                "--strength",
+                "rift",
+                "--strategy",
+                "random",
+                "--strength-set",
+                "ruins=9",
+            ][..],
+            "error: --strength-set ruins=9: ",
+        ),
         (
             &[
                 "bench",

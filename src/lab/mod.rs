@@ -62,7 +62,7 @@ pub use partial::{
 pub use plan::{
     Cell, Plan, PlanStrategy, PolicyFactory, StrategySource, check_value_keys, strategy_source,
 };
-pub use play::{play_traced, setup_from_pairs, setup_values_from_pairs};
+pub use play::{play_traced, setup_from_flag, setup_from_pairs, setup_values_from_pairs};
 pub use report::{
     BUILD_COMMIT, CellReport, GameRow, GamesCsv, PairedCounts, Report, ReportError, TURNS_CSV,
     Totals, axis_column, commit_report, fixed_columns, games_columns, report_files,

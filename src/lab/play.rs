@@ -17,7 +17,16 @@ use crate::policy::Policy;
 /// `monster[1].normal.hp` and `monster.Demon.normal.hp`), a bad value, or a setup the game
 /// rejects.
 pub fn setup_from_pairs<G: Game>(pairs: &[String]) -> Result<G::Setup, ExperimentError> {
-    setup_values_from_pairs::<G>(pairs).map(|(_, setup)| setup)
+    setup_from_flag::<G>("--set", pairs)
+}
+
+/// [`setup_from_pairs`] for pairs given with another flag (`--strength-set`), which the
+/// messages name.
+///
+/// # Errors
+/// Those of [`setup_from_pairs`], located at `FLAG KEY=VALUE`.
+pub fn setup_from_flag<G: Game>(flag: &str, pairs: &[String]) -> Result<G::Setup, ExperimentError> {
+    setup_values_from_flag::<G>(flag, pairs).map(|(_, setup)| setup)
 }
 
 /// [`setup_from_pairs`], with the setup values read (for commands that vary them further).
@@ -27,8 +36,19 @@ pub fn setup_from_pairs<G: Game>(pairs: &[String]) -> Result<G::Setup, Experimen
 pub fn setup_values_from_pairs<G: Game>(
     pairs: &[String],
 ) -> Result<(SetupValues, G::Setup), ExperimentError> {
+    setup_values_from_flag::<G>("--set", pairs)
+}
+
+/// [`setup_values_from_pairs`] for pairs given with flag `flag`, which the messages name.
+///
+/// # Errors
+/// Those of [`setup_from_pairs`], located at `FLAG KEY=VALUE`.
+fn setup_values_from_flag<G: Game>(
+    flag: &str,
+    pairs: &[String],
+) -> Result<(SetupValues, G::Setup), ExperimentError> {
     let at = |pair: &str| Location {
-        path: format!("--set {pair}"),
+        path: format!("{flag} {pair}"),
         line_column: None,
     };
     let mut values = SetupValues::new();
@@ -55,7 +75,7 @@ pub fn setup_values_from_pairs<G: Game>(
             .find(|p| p.split('=').next().map(str::trim) == Some(key))
         {
             return Err(err(ErrorKind::Duplicate(format!(
-                "axis '{key}' is given twice (first as --set {first})"
+                "axis '{key}' is given twice (first as {flag} {first})"
             ))));
         }
         let not = |expected: String| ErrorKind::AxisValue {
@@ -132,7 +152,7 @@ pub fn setup_values_from_pairs<G: Game>(
         return Err(ExperimentError {
             at: at(&pairs[j]),
             kind: ErrorKind::Duplicate(format!(
-                "axis '{}' is given twice (first as --set {}, the same content value)",
+                "axis '{}' is given twice (first as {flag} {}, the same content value)",
                 keys[j], pairs[i]
             )),
         });
@@ -146,7 +166,7 @@ pub fn setup_values_from_pairs<G: Game>(
                     .rev()
                     .find(|p| p.split('=').next().map(str::trim) == Some(&axis))
             })
-            .map_or_else(|| "--set".to_string(), |p| format!("--set {p}"));
+            .map_or_else(|| flag.to_string(), |p| format!("{flag} {p}"));
         ExperimentError {
             at: Location {
                 path: pair,

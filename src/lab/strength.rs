@@ -117,7 +117,7 @@ fn strength_typed<G: Game>(
     let setup = if set.is_empty() {
         setup
     } else {
-        super::play::setup_from_pairs::<G>(set)?
+        super::play::setup_from_flag::<G>("--strength-set", set)?
     };
     let (wins, decisions, nanos) = pool(threads)?.install(|| {
         (0..games)
