@@ -545,7 +545,7 @@ static VALUE_CACHE: Mutex<Option<ValueCache>> = Mutex::new(None);
 /// Whether two setups' contents are one content: the same reference. [`resolve_content`]
 /// gives one reference to every cell whose content compiles from the same text (the same file,
 /// however its path is spelt, with the same values, however they are spelt), and
-/// [`load_cached`](super::load_cached) one per file, so a game's setup compares its content
+/// [`super::load_cached`] one per file, so a game's setup compares its content
 /// with this (its `PartialEq`): two setups equal this way start every game alike.
 pub fn same_content<C>(a: &'static C, b: &'static C) -> bool {
     std::ptr::eq(a, b)

@@ -323,7 +323,7 @@ impl Partial {
     /// # Errors
     /// One line, `FILE:LINE:COLUMN: not a sololab partial report: ...` (`FILE: ...` when the
     /// TOML parser gives no place): the TOML or field error, a `wall_s` not in `0..=1e10`
-    /// seconds ([`MAX_WALL_S`]: summed over shards it must stay finite) or `threads = 0`.
+    /// seconds (`MAX_WALL_S`: summed over shards it must stay finite) or `threads = 0`.
     pub fn parse(text: &str, shown: &Path) -> Result<Partial, String> {
         let text = input::strip_bom(text);
         let refuse = |span: Option<Range<usize>>, message: &str| {
@@ -397,7 +397,7 @@ impl ChunkRecord {
 
     /// The chunk, when it is whole: positions `from < to`, cells in increasing order, one
     /// totals record per cell with the game's shape and `to - from` games (every cell of a
-    /// chunk plays all its positions), and a `wall_s` in `0..=`[`MAX_WALL_S`].
+    /// chunk plays all its positions), and a `wall_s` in `0..=MAX_WALL_S` (1e10 seconds).
     pub fn chunk(&self, causes: usize, metrics: usize) -> Option<Chunk> {
         let whole = self.from < self.to
             && self.cells.windows(2).all(|w| w[0] < w[1])

@@ -61,7 +61,7 @@ pub const LOCK: &str = ".sololab-lock";
 pub const WORK: &str = ".sololab-work";
 
 /// The file that marks a folder as a staging folder of a run of this host (see
-/// [`staging_marker_text`]): written into every staging folder when the run creates it, and
+/// `staging_marker_text`): written into every staging folder when the run creates it, and
 /// removed by the commit just before the swap (the folder then holds a whole report, listed
 /// by [`MARKER`]). Only a folder holding it, or an empty folder, or a whole sololab report, is
 /// ever removed as a killed run's staging folder.
