@@ -269,9 +269,130 @@ pub fn word_name(word: &str) -> String {
     word.replace('_', " ")
 }
 
+/// Declares a game's `#[repr(u8)]` enum whose values have a word in the position (or
+/// content) format, and the lookups every such enum needs, once: `ALL` (every value in
+/// discriminant order), `name(self)` (its word), `from_name(word)` (the value of a word, `None`
+/// for another) and `names()` (the words, comma-separated, for messages). Each variant is
+/// written `Variant = discriminant => "word",` under its own docs; the enum derives `Copy`,
+/// `Clone`, `Debug`, `PartialEq`, `Eq` and `Hash`.
+///
+/// ```ignore
+/// crate::position_text::named_enum! {
+///     /// Where the enemies' turn is.
+///     pub enum Stage {
+///         /// Monsters move.
+///         Move = 0 => "move",
+///         /// The enemies' turn is over.
+///         Done = 1 => "done",
+///     }
+/// }
+/// ```
+macro_rules! named_enum {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $name:ident {
+            $( $(#[$vmeta:meta])* $variant:ident = $value:literal => $word:literal, )+
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+        #[repr(u8)]
+        $vis enum $name {
+            $( $(#[$vmeta])* $variant = $value, )+
+        }
+
+        impl $name {
+            /// Every value, in the order of the discriminants.
+            pub const ALL: [$name; [$($word),+].len()] = [$($name::$variant),+];
+            /// The value's word in the position and content formats.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $( $name::$variant => $word, )+
+                }
+            }
+            /// The value whose word is `word`; `None` for any other text.
+            pub fn from_name(word: &str) -> Option<$name> {
+                $name::ALL.into_iter().find(|v| v.name() == word)
+            }
+            /// Every value's word in [`ALL`](Self::ALL)'s order, comma-separated (for messages).
+            pub fn names() -> String {
+                $name::ALL.map($name::name).join(", ")
+            }
+        }
+    };
+}
+pub(crate) use named_enum;
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every [`named_enum!`] enum: `ALL` in discriminant order, each word read back to its
+    /// value, words distinct, another word refused.
+    #[test]
+    fn named_enums_read_back_every_word() {
+        fn check<T: Copy + PartialEq + std::fmt::Debug>(
+            all: &[T],
+            code: impl Fn(T) -> u8,
+            name: impl Fn(T) -> &'static str,
+            from: impl Fn(&str) -> Option<T>,
+            names: String,
+        ) {
+            for (i, &v) in all.iter().enumerate() {
+                assert_eq!(usize::from(code(v)), i, "{v:?}");
+                assert_eq!(from(name(v)), Some(v), "{v:?}");
+            }
+            let words: Vec<&str> = all.iter().map(|&v| name(v)).collect();
+            assert_eq!(names, words.join(", "));
+            let mut sorted = words.clone();
+            sorted.sort_unstable();
+            sorted.dedup();
+            assert_eq!(sorted.len(), words.len(), "{words:?}");
+            assert_eq!(from("no such word"), None);
+        }
+        use crate::games::buried::state as b;
+        use crate::games::rift::{content as rc, state as rs};
+        check(
+            &b::Phase::ALL,
+            |v| v as u8,
+            b::Phase::name,
+            b::Phase::from_name,
+            b::Phase::names(),
+        );
+        check(
+            &b::Stage::ALL,
+            |v| v as u8,
+            b::Stage::name,
+            b::Stage::from_name,
+            b::Stage::names(),
+        );
+        check(
+            &rs::Phase::ALL,
+            |v| v as u8,
+            rs::Phase::name,
+            rs::Phase::from_name,
+            rs::Phase::names(),
+        );
+        check(
+            &rs::Step::ALL,
+            |v| v as u8,
+            rs::Step::name,
+            rs::Step::from_name,
+            rs::Step::names(),
+        );
+        check(
+            &rc::Status::ALL,
+            |v| v as u8,
+            rc::Status::name,
+            rc::Status::from_name,
+            rc::Status::names(),
+        );
+        assert_eq!(
+            b::Stage::names(),
+            "move, deploy, attack, boss_move, boss_attack, done"
+        );
+        assert_eq!(rs::Phase::from_name("reward"), Some(rs::Phase::Reward));
+    }
 
     #[test]
     fn lines_skip_blanks_and_comments_and_keep_their_numbers() {

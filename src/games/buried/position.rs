@@ -53,30 +53,6 @@ use super::state::{
 use crate::game::PositionError;
 use crate::position_text;
 
-const PHASES: [(&str, Phase); 12] = [
-    ("place", Phase::Place),
-    ("symbol", Phase::Symbol),
-    ("rally", Phase::Rally),
-    ("granted", Phase::Granted),
-    ("target", Phase::Target),
-    ("tie", Phase::Tie),
-    ("flee", Phase::Flee),
-    ("corner", Phase::Corner),
-    ("victim", Phase::Victim),
-    ("push", Phase::Push),
-    ("over", Phase::Over),
-    ("enemy", Phase::Enemy),
-];
-
-const STAGES: [(&str, Stage); 6] = [
-    ("move", Stage::Move),
-    ("deploy", Stage::Deploy),
-    ("attack", Stage::Attack),
-    ("boss_move", Stage::BossMove),
-    ("boss_attack", Stage::BossAttack),
-    ("done", Stage::Done),
-];
-
 fn enc(s: &str) -> String {
     s.replace(' ', "_")
 }
@@ -179,14 +155,8 @@ pub fn write(b: &Buried) -> String {
         loc_or_none(b.boss_at),
         list(&b.boss_stats)
     );
-    let phase = PHASES
-        .iter()
-        .find(|(_, p)| *p == b.phase)
-        .map_or("place", |(n, _)| n);
-    let stage = STAGES
-        .iter()
-        .find(|(_, s)| *s == b.stage)
-        .map_or("done", |(n, _)| n);
+    let phase = b.phase.name();
+    let stage = b.stage.name();
     o += &format!(
         "flow phase={phase} sym={},{} arg={},{},{} stage={stage} done={} mover={} steps={} first={} turn={} placements={} result={} retries={},{}\n",
         b.sym_loc,
@@ -673,16 +643,9 @@ pub fn parse(text: &str) -> Result<Buried, PositionError> {
                     "cap",
                 ])?;
                 if let Some(p) = line.get("phase") {
-                    b.phase = PHASES
-                        .iter()
-                        .find(|(n, _)| *n == p)
-                        .map(|(_, x)| *x)
-                        .ok_or_else(|| {
-                            line.err(format!(
-                                "unknown phase '{p}' (valid: {})",
-                                PHASES.map(|(n, _)| n).join(", ")
-                            ))
-                        })?;
+                    b.phase = Phase::from_name(p).ok_or_else(|| {
+                        line.err(format!("unknown phase '{p}' (valid: {})", Phase::names()))
+                    })?;
                 }
                 if let Some(s) = line.nums("sym", 2, 20)? {
                     b.sym_loc = s[0] as u8;
@@ -710,16 +673,9 @@ pub fn parse(text: &str) -> Result<Buried, PositionError> {
                     }
                 }
                 if let Some(s) = line.get("stage") {
-                    b.stage = STAGES
-                        .iter()
-                        .find(|(n, _)| *n == s)
-                        .map(|(_, x)| *x)
-                        .ok_or_else(|| {
-                            line.err(format!(
-                                "unknown stage '{s}' (valid: {})",
-                                STAGES.map(|(n, _)| n).join(", ")
-                            ))
-                        })?;
+                    b.stage = Stage::from_name(s).ok_or_else(|| {
+                        line.err(format!("unknown stage '{s}' (valid: {})", Stage::names()))
+                    })?;
                 }
                 if let Some(v) = line.num("done", 0x7fff)? {
                     b.done_mask = v as u16;
@@ -849,10 +805,7 @@ fn check_flow(b: &Buried) -> Result<(), String> {
     } else {
         b.mover.to_string()
     };
-    let phase = PHASES
-        .iter()
-        .find(|(_, p)| *p == b.phase)
-        .map_or("place", |(n, _)| n);
+    let phase = b.phase.name();
     match b.phase {
         Phase::Symbol => {
             let n = b.place(b.sym_loc).map_or(0, |p| p.plus.len());
@@ -888,10 +841,7 @@ fn check_flow(b: &Buried) -> Result<(), String> {
     ) {
         return Ok(());
     }
-    let stage = STAGES
-        .iter()
-        .find(|(_, s)| *s == b.stage)
-        .map_or("done", |(n, _)| n);
+    let stage = b.stage.name();
     if b.mover == BOSS && !b.boss_up {
         return Err(format!(
             "phase={phase} mover=12: the boss moves or attacks only once it is up"

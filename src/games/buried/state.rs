@@ -78,52 +78,52 @@ pub fn locs(mut b: u32) -> impl Iterator<Item = u8> {
     })
 }
 
-/// What the game waits for.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum Phase {
-    /// Player: place a villager, step the hero (unused speed), or end the turn.
-    Place = 0,
-    /// Player: the option for stat symbol `sym_idx` of `sym_loc` (+1, or its action).
-    Symbol = 1,
-    /// Player: which villager a Rally collects next (`arg[0]` left), or stop.
-    Rally = 2,
-    /// Player: the target of an Attack action granted by a skill.
-    Granted = 3,
-    /// Player: a target of skill `arg[0]`, step `arg[1]` (`arg[2]` the first choice).
-    Target = 4,
-    /// Player: where mover `mover` steps among equally short paths.
-    Tie = 5,
-    /// Player: which villager flees (a monster reached the Village Center).
-    Flee = 6,
-    /// Player: which corner of the Village Center the Boss marker covers.
-    Corner = 7,
-    /// Player: which villager in range attacker `mover` hits.
-    Victim = 8,
-    /// Player: where the villager at `arg[0]`, moved by a monster, goes.
-    Push = 9,
-    /// The game is over.
-    Over = 10,
-    /// The enemies are acting (never seen by the player between decisions).
-    Enemy = 11,
+crate::position_text::named_enum! {
+    /// What the game waits for.
+    pub enum Phase {
+        /// Player: place a villager, step the hero (unused speed), or end the turn.
+        Place = 0 => "place",
+        /// Player: the option for stat symbol `sym_idx` of `sym_loc` (+1, or its action).
+        Symbol = 1 => "symbol",
+        /// Player: which villager a Rally collects next (`arg[0]` left), or stop.
+        Rally = 2 => "rally",
+        /// Player: the target of an Attack action granted by a skill.
+        Granted = 3 => "granted",
+        /// Player: a target of skill `arg[0]`, step `arg[1]` (`arg[2]` the first choice).
+        Target = 4 => "target",
+        /// Player: where mover `mover` steps among equally short paths.
+        Tie = 5 => "tie",
+        /// Player: which villager flees (a monster reached the Village Center).
+        Flee = 6 => "flee",
+        /// Player: which corner of the Village Center the Boss marker covers.
+        Corner = 7 => "corner",
+        /// Player: which villager in range attacker `mover` hits.
+        Victim = 8 => "victim",
+        /// Player: where the villager at `arg[0]`, moved by a monster, goes.
+        Push = 9 => "push",
+        /// The game is over.
+        Over = 10 => "over",
+        /// The enemies are acting (never seen by the player between decisions).
+        Enemy = 11 => "enemy",
+    }
 }
 
-/// Where the enemies' turn is (Combat Loop: move, deploy, attack; then the boss).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum Stage {
-    /// Monsters move.
-    Move = 0,
-    /// Camps deploy.
-    Deploy = 1,
-    /// Monsters attack.
-    Attack = 2,
-    /// The boss moves.
-    BossMove = 3,
-    /// The boss attacks.
-    BossAttack = 4,
-    /// The enemies' turn is over (the player's turn runs).
-    Done = 5,
+crate::position_text::named_enum! {
+    /// Where the enemies' turn is (Combat Loop: move, deploy, attack; then the boss).
+    pub enum Stage {
+        /// Monsters move.
+        Move = 0 => "move",
+        /// Camps deploy.
+        Deploy = 1 => "deploy",
+        /// Monsters attack.
+        Attack = 2 => "attack",
+        /// The boss moves.
+        BossMove = 3 => "boss_move",
+        /// The boss attacks.
+        BossAttack = 4 => "boss_attack",
+        /// The enemies' turn is over (the player's turn runs).
+        Done = 5 => "done",
+    }
 }
 
 /// What a restarted wave goes back to (Combat Loop Overview: restart the current wave).

@@ -116,35 +116,26 @@ pub enum Locomotion {
     Leap = 2,
 }
 
-/// The six status kinds (Status Tokens). The two sides of one token are the pairs
-/// rock/smoke, fire/frozen, shield/acid (CONTENT.md, "Status token pairings").
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum Status {
-    /// A 1-HP unit of a token: blocks movement; monsters attack rocks as a last resort.
-    Rock = 0,
-    /// Sits on a tile: units there cannot attack; monsters never aim from it.
-    Smoke = 1,
-    /// Attaches to a unit that stops on it: 1 effect damage at each Upkeep.
-    Fire = 2,
-    /// Attaches to a unit or building: it cannot move or attack; absorbs the next damage.
-    Frozen = 3,
-    /// Attaches to a unit or building: absorbs the next damage.
-    Shield = 4,
-    /// Attaches to a unit that stops on it: +1 damage from attacks.
-    Acid = 5,
+crate::position_text::named_enum! {
+    /// The six status kinds (Status Tokens). The two sides of one token are the pairs
+    /// rock/smoke, fire/frozen, shield/acid (CONTENT.md, "Status token pairings").
+    pub enum Status {
+        /// A 1-HP unit of a token: blocks movement; monsters attack rocks as a last resort.
+        Rock = 0 => "rock",
+        /// Sits on a tile: units there cannot attack; monsters never aim from it.
+        Smoke = 1 => "smoke",
+        /// Attaches to a unit that stops on it: 1 effect damage at each Upkeep.
+        Fire = 2 => "fire",
+        /// Attaches to a unit or building: it cannot move or attack; absorbs the next damage.
+        Frozen = 3 => "frozen",
+        /// Attaches to a unit or building: absorbs the next damage.
+        Shield = 4 => "shield",
+        /// Attaches to a unit that stops on it: +1 damage from attacks.
+        Acid = 5 => "acid",
+    }
 }
 
 impl Status {
-    /// All six.
-    pub const ALL: [Status; 6] = [
-        Status::Rock,
-        Status::Smoke,
-        Status::Fire,
-        Status::Frozen,
-        Status::Shield,
-        Status::Acid,
-    ];
     /// The other side of the same token.
     pub const fn other_side(self) -> Status {
         match self {
@@ -159,21 +150,6 @@ impl Status {
     /// Which of the three token kinds (0 rock/smoke, 1 fire/frozen, 2 shield/acid).
     pub const fn token_kind(self) -> usize {
         (self as usize) / 2
-    }
-    /// Lower-case name, as in content and position files.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Status::Rock => "rock",
-            Status::Smoke => "smoke",
-            Status::Fire => "fire",
-            Status::Frozen => "frozen",
-            Status::Shield => "shield",
-            Status::Acid => "acid",
-        }
-    }
-    /// Parses a lower-case name.
-    pub fn parse(s: &str) -> Option<Status> {
-        Status::ALL.into_iter().find(|st| st.name() == s)
     }
 }
 

@@ -605,7 +605,7 @@ impl<'a, 't> Compiler<'a, 't> {
         };
         let status = match &a.status {
             None => None,
-            Some(s) => Some(Status::parse(s).ok_or_else(|| {
+            Some(s) => Some(Status::from_name(s).ok_or_else(|| {
                 ctx.err(
                     &join(field, "status"),
                     format!("unknown status '{s}' (valid: {STATUSES})"),
@@ -766,7 +766,7 @@ impl<'a, 't> Compiler<'a, 't> {
                 }
                 Upgrade::Weapon(self.attack(w, &ctx, &join(&field, "weapon"))?)
             } else if let Some(s) = &r.status {
-                Upgrade::AddStatus(Status::parse(s).ok_or_else(|| {
+                Upgrade::AddStatus(Status::from_name(s).ok_or_else(|| {
                     ctx.err(
                         &join(&field, "status"),
                         format!("unknown status '{s}' (valid: {STATUSES})"),

@@ -114,13 +114,7 @@ pub fn write(r: &Rift) -> String {
         super::state::unpack_compass(r.compass).iter().map(|d| d.letter()).collect::<String>(),
         if r.seek > 0 { "east" } else { "west" },
         r.turn,
-        match r.phase {
-            Phase::Deploy => "deploy",
-            Phase::Actions => "actions",
-            Phase::Over => "over",
-            Phase::Reward => "reward",
-            Phase::Choice => "choice",
-        },
+        r.phase.name(),
         r.ruins,
         r.alpha_limit,
         u8::from(r.extra_turn),
@@ -378,7 +372,8 @@ fn statuses(ctx: &Ctx, key: &str, v: &str) -> Result<u8, PositionError> {
     }
     let mut s = 0;
     for p in v.split(',') {
-        let st = Status::parse(p).ok_or_else(|| ctx.err(format!("{key}: unknown status '{p}'")))?;
+        let st =
+            Status::from_name(p).ok_or_else(|| ctx.err(format!("{key}: unknown status '{p}'")))?;
         let b = super::state::status_bit(st);
         if b == 0 {
             return Err(ctx.err(format!("{key}: {p} does not attach to units")));
@@ -579,18 +574,11 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                             }
                         }
                         "phase" => {
-                            r.phase = match v {
-                                "deploy" => Phase::Deploy,
-                                "actions" => Phase::Actions,
-                                "over" => Phase::Over,
-                                "reward" => Phase::Reward,
-                                "choice" => Phase::Choice,
-                                _ => {
-                                    return Err(ctx.err(format!(
-                                        "phase={v}: expected deploy, actions, reward, choice or over"
-                                    )));
-                                }
-                            }
+                            r.phase = Phase::from_name(v).ok_or_else(|| {
+                                ctx.err(format!(
+                                    "phase={v}: expected deploy, actions, reward, choice or over"
+                                ))
+                            })?;
                         }
                         "ruins" => {
                             r.ruins = number(ctx.line, k, v)?;
@@ -1026,18 +1014,9 @@ pub fn parse(text: &str) -> Result<Rift, PositionError> {
                 for (k, v) in m {
                     match k {
                         "resume" => {
-                            r.cont =
-                                Step::ALL
-                                    .into_iter()
-                                    .find(|s| s.name() == v)
-                                    .ok_or_else(|| {
-                                        let names: Vec<&str> =
-                                            Step::ALL.iter().map(|s| s.name()).collect();
-                                        ctx.err(format!(
-                                            "resume={v}: expected one of {}",
-                                            names.join(", ")
-                                        ))
-                                    })?;
+                            r.cont = Step::from_name(v).ok_or_else(|| {
+                                ctx.err(format!("resume={v}: expected one of {}", Step::names()))
+                            })?;
                         }
                         "done" => {
                             r.cont_done = 0;

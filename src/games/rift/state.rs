@@ -148,73 +148,46 @@ impl Monster {
     }
 }
 
-/// Where the game is within a turn.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum Phase {
-    /// The player deploys mech A, then mech B (Setup).
-    Deploy = 0,
-    /// Step 6, Player actions: the player's decisions.
-    Actions = 1,
-    /// The game is over (see the outcome).
-    Over = 2,
-    /// Between campaign games: the player chooses which card slides for an A or B reward
-    /// (Campaign).
-    Reward = 3,
-    /// A choice the rulebook gives the player in the middle of an effect (Status Tokens): which
-    /// token to remove from play when one must be added and none is left (CONTENT.md, I16), or
-    /// which of two conflicting tokens brought together by movement goes (I17). The turn
-    /// resumes at [`Rift::cont`] once it is made.
-    Choice = 4,
+crate::position_text::named_enum! {
+    /// Where the game is within a turn.
+    pub enum Phase {
+        /// The player deploys mech A, then mech B (Setup).
+        Deploy = 0 => "deploy",
+        /// Step 6, Player actions: the player's decisions.
+        Actions = 1 => "actions",
+        /// The game is over (see the outcome).
+        Over = 2 => "over",
+        /// Between campaign games: the player chooses which card slides for an A or B reward
+        /// (Campaign).
+        Reward = 3 => "reward",
+        /// A choice the rulebook gives the player in the middle of an effect (Status Tokens): which
+        /// token to remove from play when one must be added and none is left (CONTENT.md, I16), or
+        /// which of two conflicting tokens brought together by movement goes (I17). The turn
+        /// resumes at [`Rift::cont`] once it is made.
+        Choice = 4 => "choice",
+    }
 }
 
-/// The step of the turn the engine runs next (Turn Order): where it resumes after a
-/// [`Phase::Choice`]. Outside that phase it is [`Step::Actions`].
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum Step {
-    /// Step 6, Player actions (after a player's action: end them if nothing is left to decide).
-    Actions = 0,
-    /// Step 7, Upkeep.
-    Upkeep = 1,
-    /// Step 8 begins.
-    AttacksBegin = 2,
-    /// Step 8, Monsters attack: the next monster in activation order not in [`Rift::cont_done`].
-    Attacks = 3,
-    /// Steps 1-2 of the next turn: Time passes, Spawn.
-    TurnStart = 4,
-    /// Step 3, Roll + advance.
-    Roll = 5,
-    /// Step 4, Monsters move + aim: the next monster not in [`Rift::cont_done`].
-    MoveAim = 6,
-    /// Step 5, Detect, then Player actions open.
-    Detect = 7,
-}
-
-impl Step {
-    /// Every step, in the order of [`Step`]'s discriminants.
-    pub const ALL: [Step; 8] = [
-        Step::Actions,
-        Step::Upkeep,
-        Step::AttacksBegin,
-        Step::Attacks,
-        Step::TurnStart,
-        Step::Roll,
-        Step::MoveAim,
-        Step::Detect,
-    ];
-    /// The name in the position format.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Step::Actions => "actions",
-            Step::Upkeep => "upkeep",
-            Step::AttacksBegin => "attacks_begin",
-            Step::Attacks => "attacks",
-            Step::TurnStart => "turn_start",
-            Step::Roll => "roll",
-            Step::MoveAim => "move_aim",
-            Step::Detect => "detect",
-        }
+crate::position_text::named_enum! {
+    /// The step of the turn the engine runs next (Turn Order): where it resumes after a
+    /// [`Phase::Choice`]. Outside that phase it is [`Step::Actions`].
+    pub enum Step {
+        /// Step 6, Player actions (after a player's action: end them if nothing is left to decide).
+        Actions = 0 => "actions",
+        /// Step 7, Upkeep.
+        Upkeep = 1 => "upkeep",
+        /// Step 8 begins.
+        AttacksBegin = 2 => "attacks_begin",
+        /// Step 8, Monsters attack: the next monster in activation order not in [`Rift::cont_done`].
+        Attacks = 3 => "attacks",
+        /// Steps 1-2 of the next turn: Time passes, Spawn.
+        TurnStart = 4 => "turn_start",
+        /// Step 3, Roll + advance.
+        Roll = 5 => "roll",
+        /// Step 4, Monsters move + aim: the next monster not in [`Rift::cont_done`].
+        MoveAim = 6 => "move_aim",
+        /// Step 5, Detect, then Player actions open.
+        Detect = 7 => "detect",
     }
 }
 
