@@ -902,10 +902,7 @@ impl std::error::Error for StrategyError {}
 
 /// Turns a TOML error into `origin:line:column: message` (1-based, one line).
 fn syntax_error(origin: &str, text: &str, e: &toml::de::Error) -> StrategyError {
-    let start = e.span().map_or(0, |s| s.start).min(text.len());
-    let before = &text[..floor_char_boundary(text, start)];
-    let line = before.matches('\n').count() + 1;
-    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    let (line, column) = input::line_column(text, e.span().map_or(0, |s| s.start));
     let message = e.message().split_whitespace().collect::<Vec<_>>().join(" ");
     StrategyError {
         origin: origin.to_string(),
@@ -916,13 +913,6 @@ fn syntax_error(origin: &str, text: &str, e: &toml::de::Error) -> StrategyError 
             message,
         },
     }
-}
-
-fn floor_char_boundary(text: &str, mut i: usize) -> usize {
-    while !text.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
 }
 
 /// Typed access to the top-level table of one file, with errors naming the key.
