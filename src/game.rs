@@ -367,6 +367,26 @@ macro_rules! forward_setup {
 }
 pub(crate) use forward_setup;
 
+/// The `PartialEq` of a game's setup: equal when every game starts alike, the same content
+/// ([`crate::content::same_content`], one reference per compiled text) and every other field
+/// equal. The fields are destructured exhaustively, so a field added to the setup and not
+/// named here does not compile. `setup_eq!(GodsSetup { encounter, abilities, deck, natural,
+/// shoot_in_combat })`; the setup's content field is `content`.
+macro_rules! setup_eq {
+    ($setup:ident { $($field:ident),+ $(,)? }) => {
+        /// Equal when every game starts alike: the same content
+        /// ([`crate::content::same_content`]) and the same choices (every field).
+        impl PartialEq for $setup {
+            fn eq(&self, other: &$setup) -> bool {
+                let $setup { content, $($field),+ } = self;
+                crate::content::same_content(*content, other.content)
+                    $(&& *$field == other.$field)+
+            }
+        }
+    };
+}
+pub(crate) use setup_eq;
+
 /// The `impl Game` lines every game writes alike, inside its `impl Game` block:
 /// [`legal_actions`](Game::legal_actions) forwards to the game's own `legal(out)`,
 /// [`apply_traced`](Game::apply_traced) to its `play(action, rng, trace)` (or the inherent

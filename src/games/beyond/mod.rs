@@ -58,24 +58,12 @@ pub struct BeyondSetup {
     pub draw_full: bool,
 }
 
-/// Equal when every game starts alike: the same content ([`crate::content::same_content`]) and
-/// the same choices (every field, so a new one cannot be forgotten).
-impl PartialEq for BeyondSetup {
-    fn eq(&self, other: &BeyondSetup) -> bool {
-        let BeyondSetup {
-            content,
-            scenario,
-            campaign,
-            heroes,
-            draw_full,
-        } = self;
-        crate::content::same_content(*content, other.content)
-            && *scenario == other.scenario
-            && *campaign == other.campaign
-            && *heroes == other.heroes
-            && *draw_full == other.draw_full
-    }
-}
+crate::game::setup_eq!(BeyondSetup {
+    scenario,
+    campaign,
+    heroes,
+    draw_full
+});
 
 static AXES: [Axis; 5] = [
     Axis {

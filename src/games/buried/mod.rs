@@ -51,26 +51,13 @@ pub struct BuriedSetup {
     pub placement_cap: u8,
 }
 
-/// Equal when every game starts alike: the same content ([`crate::content::same_content`]) and
-/// the same choices (every field, so a new one cannot be forgotten).
-impl PartialEq for BuriedSetup {
-    fn eq(&self, other: &BuriedSetup) -> bool {
-        let BuriedSetup {
-            content,
-            hero,
-            boss,
-            camps,
-            wave_retries,
-            placement_cap,
-        } = self;
-        crate::content::same_content(*content, other.content)
-            && *hero == other.hero
-            && *boss == other.boss
-            && *camps == other.camps
-            && *wave_retries == other.wave_retries
-            && *placement_cap == other.placement_cap
-    }
-}
+crate::game::setup_eq!(BuriedSetup {
+    hero,
+    boss,
+    camps,
+    wave_retries,
+    placement_cap
+});
 
 static AXES: [Axis; 6] = [
     crate::game::CONTENT_AXIS,

@@ -49,26 +49,13 @@ pub struct GodsSetup {
     pub shoot_in_combat: bool,
 }
 
-/// Equal when every game starts alike: the same content ([`crate::content::same_content`]) and
-/// the same choices (every field, so a new one cannot be forgotten).
-impl PartialEq for GodsSetup {
-    fn eq(&self, other: &GodsSetup) -> bool {
-        let GodsSetup {
-            content,
-            encounter,
-            abilities,
-            deck,
-            natural,
-            shoot_in_combat,
-        } = self;
-        crate::content::same_content(*content, other.content)
-            && *encounter == other.encounter
-            && *abilities == other.abilities
-            && *deck == other.deck
-            && *natural == other.natural
-            && *shoot_in_combat == other.shoot_in_combat
-    }
-}
+crate::game::setup_eq!(GodsSetup {
+    encounter,
+    abilities,
+    deck,
+    natural,
+    shoot_in_combat
+});
 
 static AXES: [Axis; 6] = [
     crate::game::CONTENT_AXIS,

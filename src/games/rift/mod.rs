@@ -82,46 +82,23 @@ pub struct RiftSetup {
     pub switches: switches::Switches,
 }
 
-/// Equal when every game starts alike: the same content ([`crate::content::same_content`]) and
-/// the same choices (every field, so a new one cannot be forgotten).
-impl PartialEq for RiftSetup {
-    fn eq(&self, other: &RiftSetup) -> bool {
-        let RiftSetup {
-            content,
-            game,
-            ruins,
-            extra_turn,
-            both_moons,
-            maps,
-            monsters,
-            mechs,
-            pilots,
-            upgrades,
-            starting_monsters,
-            alphas,
-            objectives,
-            finale,
-            campaign,
-            switches,
-        } = self;
-        crate::content::same_content(*content, other.content)
-            && *game == other.game
-            && *ruins == other.ruins
-            && *extra_turn == other.extra_turn
-            && *both_moons == other.both_moons
-            && *maps == other.maps
-            && *monsters == other.monsters
-            && *mechs == other.mechs
-            && *pilots == other.pilots
-            && *upgrades == other.upgrades
-            && *starting_monsters == other.starting_monsters
-            && *alphas == other.alphas
-            && *objectives == other.objectives
-            && *finale == other.finale
-            && *campaign == other.campaign
-            && *switches == other.switches
-    }
-}
+crate::game::setup_eq!(RiftSetup {
+    game,
+    ruins,
+    extra_turn,
+    both_moons,
+    maps,
+    monsters,
+    mechs,
+    pilots,
+    upgrades,
+    starting_monsters,
+    alphas,
+    objectives,
+    finale,
+    campaign,
+    switches
+});
 
 /// The pilot pick meaning "the mech's own pilot".
 pub const OWN_PILOT: u8 = u8::MAX;
